@@ -1,0 +1,200 @@
+/**
+ * The engine facade: what the service (src/) calls. It owns storage, the task queue, the scheduler and the index
+ * catalog, and knows nothing of HTTP. Writes are registered as tasks (durable before the promise resolves) and
+ * applied asynchronously by the scheduler; reads answer from published state.
+ */
+import roaring from 'roaring'
+import { Store } from './storage/index.js'
+import { TesseraError } from './errors/index.js'
+import { IndexCatalog, indexView, pendingGarbage, type IndexMeta, type IndexView } from './indexes/catalog.js'
+import { TaskQueue } from './tasks/queue.js'
+import { Scheduler, dropGarbage } from './tasks/scheduler.js'
+import { enqueuedView, taskView, batchView } from './tasks/view.js'
+import { formatMicros } from './tasks/time.js'
+import type { Page, TaskFilter } from './tasks/query.js'
+import type { BatchView, EnqueuedTask, IndexSwap, Task, TaskView } from './tasks/types.js'
+import type { WorkerPool } from './pool/index.js'
+
+export type { WorkerPool } from './pool/index.js'
+export { TesseraError } from './errors/index.js'
+
+const { RoaringBitmap32 } = roaring
+
+export interface EngineOptions {
+  /** Data directory (RocksDB lives in `<path>/db`). */
+  path: string
+  pool?: WorkerPool
+  log?: (msg: string) => void
+  /** Test hook: hold each batch this long in `processing` before applying it. */
+  batchDelayMs?: number
+}
+
+export interface ListPage<T> {
+  results: T[]
+  total: number
+  limit: number
+  from: number | null
+  next: number | null
+}
+
+export interface IndexStats {
+  numberOfDocuments: number
+  rawDocumentDbSize: number
+  avgDocumentSize: number
+  isIndexing: boolean
+  numberOfEmbeddings: number
+  numberOfEmbeddedDocuments: number
+  fieldDistribution: Record<string, number>
+}
+
+export class Engine {
+  private constructor(
+    readonly store: Store,
+    readonly queue: TaskQueue,
+    readonly catalog: IndexCatalog,
+    readonly scheduler: Scheduler,
+    readonly pool: WorkerPool | undefined,
+  ) {}
+
+  static async open(options: EngineOptions): Promise<Engine> {
+    const store = await Store.open(options.path)
+    const queue = await TaskQueue.load(store)
+    const catalog = await IndexCatalog.load(store)
+    // Finish dropping the data of indexes deleted just before a crash.
+    await dropGarbage(store, await pendingGarbage(store))
+    // A batch interrupted by a crash applied nothing (its commit is atomic): run its tasks again.
+    const interrupted = queue.getMany(queue.index.status('processing'))
+    if (interrupted.length > 0) {
+      const requeued = interrupted.map((t): Task => ({ ...t, status: 'enqueued', batchUid: null, startedAt: null }))
+      await store.commit(requeued.map((t) => queue.putOp(t)))
+      interrupted.forEach((t, i) => queue.replaced(t, requeued[i]!))
+      options.log?.(`re-running ${interrupted.length} task(s) interrupted while processing`)
+    }
+    const scheduler = new Scheduler(store, queue, catalog, { batchDelayMs: options.batchDelayMs, log: options.log })
+    queue.onRegistered = () => scheduler.wake()
+    const engine = new Engine(store, queue, catalog, scheduler, options.pool)
+    scheduler.wake()
+    return engine
+  }
+
+  async close(): Promise<void> {
+    await this.scheduler.stop()
+    await this.store.close()
+  }
+
+  // ---- tasks -------------------------------------------------------------------------------------------
+
+  getTask(uid: number): TaskView | undefined {
+    const task = this.queue.get(uid)
+    return task && taskView(task)
+  }
+
+  listTasks(filter: TaskFilter, page: Page): ListPage<TaskView> {
+    const { results, total, next } = this.queue.list(filter, page)
+    return { results: results.map(taskView), total, limit: page.limit, from: results[0]?.uid ?? null, next }
+  }
+
+  getBatch(uid: number): BatchView | undefined {
+    const batch = this.queue.getBatch(uid)
+    return batch && batchView(batch)
+  }
+
+  listBatches(filter: TaskFilter, page: Page): ListPage<BatchView> {
+    const { results, total, next } = this.queue.listBatches(filter, page)
+    return { results: results.map(batchView), total, limit: page.limit, from: results[0]?.uid ?? null, next }
+  }
+
+  /** Register a cancelation of the tasks matching `filter` now; a running batch containing any of them stops. */
+  async cancelTasks(filter: TaskFilter, originalFilter: string): Promise<EnqueuedTask> {
+    const matched = this.queue.index.match(filter)
+    const task = await this.queue.register({
+      type: 'taskCancelation', indexUid: null,
+      details: { matchedTasks: matched.size, canceledTasks: null, originalFilter },
+      operation: { type: 'taskCancelation', tasks: matched.serialize('portable'), originalFilter },
+    })
+    this.scheduler.abortIfProcessing(matched)
+    return enqueuedView(task)
+  }
+
+  async deleteTasks(filter: TaskFilter, originalFilter: string): Promise<EnqueuedTask> {
+    const matched = this.queue.index.match(filter)
+    const task = await this.queue.register({
+      type: 'taskDeletion', indexUid: null,
+      details: { matchedTasks: matched.size, deletedTasks: null, originalFilter },
+      operation: { type: 'taskDeletion', tasks: matched.serialize('portable'), originalFilter },
+    })
+    return enqueuedView(task)
+  }
+
+  // ---- indexes -----------------------------------------------------------------------------------------
+
+  getIndex(uid: string): IndexView {
+    const meta = this.catalog.get(uid)
+    if (!meta) throw new TesseraError('index_not_found', `Index \`${uid}\` not found.`)
+    return indexView(meta)
+  }
+
+  listIndexes(offset: number, limit: number): { results: IndexView[]; offset: number; limit: number; total: number } {
+    const all = this.catalog.list()
+    return { results: all.slice(offset, offset + limit).map(indexView), offset, limit, total: all.length }
+  }
+
+  async createIndex(uid: string, primaryKey: string | null): Promise<EnqueuedTask> {
+    const task = await this.queue.register({ type: 'indexCreation', indexUid: uid, details: { primaryKey }, operation: { type: 'indexCreation', primaryKey } })
+    return enqueuedView(task)
+  }
+
+  async updateIndex(uid: string, primaryKey: string | null, newIndexUid: string | null): Promise<EnqueuedTask> {
+    const details: Record<string, unknown> = { primaryKey }
+    if (newIndexUid !== null) { details.oldIndexUid = uid; details.newIndexUid = newIndexUid }
+    const task = await this.queue.register({ type: 'indexUpdate', indexUid: uid, details, operation: { type: 'indexUpdate', primaryKey, newIndexUid } })
+    return enqueuedView(task)
+  }
+
+  async deleteIndex(uid: string): Promise<EnqueuedTask> {
+    const task = await this.queue.register({ type: 'indexDeletion', indexUid: uid, details: { deletedDocuments: null }, operation: { type: 'indexDeletion' } })
+    return enqueuedView(task)
+  }
+
+  async swapIndexes(swaps: IndexSwap[]): Promise<EnqueuedTask> {
+    const task = await this.queue.register({ type: 'indexSwap', indexUid: null, details: { swaps }, operation: { type: 'indexSwap', swaps } })
+    return enqueuedView(task)
+  }
+
+  // ---- stats -------------------------------------------------------------------------------------------
+
+  /** Whether a batch touching the index is being processed, or tasks of it wait. */
+  private isIndexing(uid: string): boolean {
+    const ofIndex = this.queue.index.byIndex.get(uid)
+    if (!ofIndex) return false
+    const pending = RoaringBitmap32.or(this.queue.index.status('processing'), this.queue.index.status('enqueued'))
+    return ofIndex.intersects(pending)
+  }
+
+  indexStats(uid: string): IndexStats {
+    const meta = this.catalog.get(uid)
+    if (!meta) throw new TesseraError('index_not_found', `Index \`${uid}\` not found.`)
+    return this.statsOf(meta)
+  }
+
+  private statsOf(meta: IndexMeta): IndexStats {
+    return {
+      numberOfDocuments: 0,
+      rawDocumentDbSize: 0,
+      avgDocumentSize: 0,
+      isIndexing: this.isIndexing(meta.uid),
+      numberOfEmbeddings: 0,
+      numberOfEmbeddedDocuments: 0,
+      fieldDistribution: {},
+    }
+  }
+
+  globalStats(): { databaseSize: number; usedDatabaseSize: number; lastUpdate: string | null; indexes: Record<string, IndexStats> } {
+    const metas = this.catalog.list()
+    const lastUpdate = metas.reduce<number | null>((m, i) => (m === null || i.updatedAt > m ? i.updatedAt : m), null)
+    const indexes: Record<string, IndexStats> = {}
+    for (const meta of metas) indexes[meta.uid] = this.statsOf(meta)
+    const databaseSize = this.store.sizeOnDisk()
+    return { databaseSize, usedDatabaseSize: Math.min(databaseSize, this.store.liveDataSize() || databaseSize), lastUpdate: lastUpdate === null ? null : formatMicros(lastUpdate), indexes }
+  }
+}

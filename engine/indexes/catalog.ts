@@ -1,0 +1,132 @@
+/**
+ * The index catalog: every index's uid, internal id, primary key and dates. Held in memory, persisted in the
+ * `indexes` column family. A batch edits a draft; the scheduler commits the draft's writes and then publishes
+ * it, so readers never see a half-applied batch.
+ */
+import { Store, keys, encode, decode, type WriteOp } from '../storage/index.js'
+import type { Micros } from '../tasks/types.js'
+import { formatMicros } from '../tasks/time.js'
+
+export interface IndexMeta {
+  uid: string
+  /** Internal id: the prefix of all of this index's keys. Never reused. */
+  id: number
+  primaryKey: string | null
+  createdAt: Micros
+  updatedAt: Micros
+}
+
+export interface IndexView {
+  uid: string
+  createdAt: string
+  updatedAt: string
+  primaryKey: string | null
+}
+
+export function indexView(meta: IndexMeta): IndexView {
+  return { uid: meta.uid, createdAt: formatMicros(meta.createdAt), updatedAt: formatMicros(meta.updatedAt), primaryKey: meta.primaryKey }
+}
+
+const NEXT_INDEX_ID = keys.utf8('nextIndexId')
+const GARBAGE_PREFIX = 'garbage/'
+
+export class IndexCatalog {
+  private byUid: Map<string, IndexMeta>
+  private nextId: number
+
+  private constructor(byUid: Map<string, IndexMeta>, nextId: number) {
+    this.byUid = byUid
+    this.nextId = nextId
+  }
+
+  static async load(store: Store): Promise<IndexCatalog> {
+    const byUid = new Map<string, IndexMeta>()
+    for await (const [, value] of store.scan('indexes')) {
+      const meta = decode<IndexMeta>(value)
+      byUid.set(meta.uid, meta)
+    }
+    const raw = store.get('meta', NEXT_INDEX_ID)
+    return new IndexCatalog(byUid, raw ? keys.readU32(raw) : 1)
+  }
+
+  get(uid: string): IndexMeta | undefined {
+    return this.byUid.get(uid)
+  }
+
+  has(uid: string): boolean {
+    return this.byUid.has(uid)
+  }
+
+  /** All indexes, sorted by uid. */
+  list(): IndexMeta[] {
+    return [...this.byUid.values()].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0))
+  }
+
+  get size(): number {
+    return this.byUid.size
+  }
+
+  draft(): CatalogDraft {
+    return new CatalogDraft(new Map(this.byUid), this.nextId)
+  }
+
+  publish(draft: CatalogDraft): void {
+    this.byUid = draft.byUid
+    this.nextId = draft.nextId
+  }
+}
+
+/** A copy of the catalog that a batch changes; it records the writes that make the change durable. */
+export class CatalogDraft {
+  readonly ops: WriteOp[] = []
+  /** Internal ids whose data became unreachable: their key ranges are dropped after the commit. */
+  readonly garbage: number[] = []
+
+  constructor(readonly byUid: Map<string, IndexMeta>, public nextId: number) {}
+
+  get(uid: string): IndexMeta | undefined {
+    return this.byUid.get(uid)
+  }
+
+  create(uid: string, primaryKey: string | null, at: Micros): IndexMeta {
+    const meta: IndexMeta = { uid, id: this.nextId++, primaryKey, createdAt: at, updatedAt: at }
+    this.ops.push({ column: 'meta', key: NEXT_INDEX_ID, value: keys.u32(this.nextId) })
+    this.put(meta)
+    return meta
+  }
+
+  put(meta: IndexMeta): void {
+    this.byUid.set(meta.uid, meta)
+    this.ops.push({ column: 'indexes', key: keys.utf8(meta.uid), value: encode(meta) })
+  }
+
+  delete(uid: string): void {
+    const meta = this.byUid.get(uid)
+    if (!meta) return
+    this.byUid.delete(uid)
+    this.ops.push({ column: 'indexes', key: keys.utf8(uid) })
+    this.ops.push({ column: 'meta', key: keys.utf8(GARBAGE_PREFIX + meta.id), value: keys.u32(meta.id) })
+    this.garbage.push(meta.id)
+  }
+
+  /** Give `meta` a new uid; its data stays where it is, under its internal id. */
+  rename(meta: IndexMeta, newUid: string, at: Micros): IndexMeta {
+    this.byUid.delete(meta.uid)
+    this.ops.push({ column: 'indexes', key: keys.utf8(meta.uid) })
+    const renamed = { ...meta, uid: newUid, updatedAt: at }
+    this.put(renamed)
+    return renamed
+  }
+}
+
+/** Internal ids whose ranges still have to be dropped (a crash after the commit leaves them behind). */
+export async function pendingGarbage(store: Store): Promise<number[]> {
+  const ids: number[] = []
+  const prefix = keys.utf8(GARBAGE_PREFIX)
+  for await (const [, value] of store.scan('meta', { gte: prefix, lt: keys.utf8('garbage0') })) ids.push(keys.readU32(value))
+  return ids
+}
+
+export function garbageDone(id: number): WriteOp {
+  return { column: 'meta', key: keys.utf8(GARBAGE_PREFIX + id) }
+}

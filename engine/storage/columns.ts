@@ -1,0 +1,46 @@
+/**
+ * RocksDB column families, one per kind of data. Keys inside the per-index families start with the index's
+ * internal id (4 bytes, big-endian), so one index is one contiguous key range in each family.
+ */
+export const COLUMNS = [
+  'default',
+  /** task uid (u32 BE) → msgpack Task */
+  'tasks',
+  /** batch uid (u32 BE) → msgpack Batch */
+  'batches',
+  /** index uid (utf8) → msgpack IndexMeta */
+  'indexes',
+  /** service-wide counters and switches (next uids, experimental features, ...) */
+  'meta',
+  /** internal index id + document id → encoded document */
+  'documents',
+  /** internal index id + external id → document id */
+  'externalIds',
+  /** internal index id + settings name → settings value */
+  'settings',
+  /** internal index id + word → roaring bitmap of documents */
+  'postings',
+  /** internal index id + word + document → positions */
+  'positions',
+  /** internal index id + prefix → roaring bitmap */
+  'prefixes',
+  /** internal index id + field + value → roaring bitmap */
+  'facets',
+  /** internal index id + field + document → sort value */
+  'sortValues',
+  /** internal index id + embedder + document → vectors */
+  'vectors',
+  /** auth collections: users, sessions, lockout counters, tokens */
+  'auth',
+  /** workflows */
+  'workflows',
+] as const
+
+export type Column = (typeof COLUMNS)[number]
+
+/** A write: a put when `value` is set, a delete otherwise. */
+export interface WriteOp {
+  column: Column
+  key: Uint8Array
+  value?: Uint8Array
+}

@@ -1,0 +1,183 @@
+/**
+ * The storage module: the only code that touches RocksDB. One database per data directory, one column family
+ * per kind of data (see columns.ts). Reads run on the caller's thread (RocksDB reads are memtable/block-cache
+ * lookups); every write goes through `commit`, which is atomic and durable when its promise resolves.
+ */
+import { Worker } from 'node:worker_threads'
+import { createRequire } from 'node:module'
+import { mkdirSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { Packr } from 'msgpackr'
+import { COLUMNS, type Column, type WriteOp } from './columns.js'
+import { siblingModule } from '../util/module-path.js'
+
+export { COLUMNS, type Column, type WriteOp } from './columns.js'
+export * as keys from './keys.js'
+export { encode, decode } from './codec.js'
+
+const require = createRequire(import.meta.url)
+const { RocksLevel } = require('@nxtedition/rocksdb')
+
+const packr = new Packr({ moreTypes: true })
+const COLUMN_INDEX = new Map<Column, number>(COLUMNS.map((c, i) => [c, i]))
+
+export interface ScanOptions {
+  gte?: Uint8Array
+  gt?: Uint8Array
+  lt?: Uint8Array
+  lte?: Uint8Array
+  reverse?: boolean
+  limit?: number
+}
+
+type RocksHandle = any // the binding has no types
+
+export class Store {
+  readonly path: string
+  private readonly db: RocksHandle
+  private readonly writer: Worker
+  private nextCommitId = 1
+  private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>()
+  private closed = false
+
+  private constructor(path: string, db: RocksHandle, writer: Worker) {
+    this.path = path
+    this.db = db
+    this.writer = writer
+    writer.on('message', (msg: { ids?: number[]; error?: { message: string; code?: string } }) => {
+      if (!msg.ids) return
+      for (const id of msg.ids) {
+        const w = this.waiting.get(id)
+        if (!w) continue
+        this.waiting.delete(id)
+        if (msg.error) w.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }))
+        else w.resolve()
+      }
+    })
+    writer.on('error', (err) => this.failAll(err))
+    writer.on('exit', () => this.failAll(new Error('storage writer stopped')))
+  }
+
+  static async open(path: string): Promise<Store> {
+    mkdirSync(path, { recursive: true })
+    const db = new RocksLevel(join(path, 'db'), { keyEncoding: 'buffer', valueEncoding: 'buffer' })
+    await db.open({
+      createIfMissing: true,
+      createMissingColumnFamilies: true,
+      infoLogLevel: 'error',
+      columns: Object.fromEntries(COLUMNS.map((c) => [c, {}])),
+    })
+    const writer = new Worker(siblingModule(import.meta.url, './writer'), { workerData: { handle: db.handle } })
+    writer.unref()
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (m: { ready?: boolean }) => { if (m.ready) { writer.off('error', reject); resolve() } }
+      writer.on('message', onMessage)
+      writer.once('error', reject)
+    })
+    return new Store(path, db, writer)
+  }
+
+  private failAll(err: Error): void {
+    for (const w of this.waiting.values()) w.reject(err)
+    this.waiting.clear()
+  }
+
+  private column(c: Column): unknown {
+    return this.db.columns[c]
+  }
+
+  /** Apply `ops` atomically; resolves once they are on disk (WAL fsynced). */
+  commit(ops: WriteOp[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('storage is closed'))
+    if (ops.length === 0) return Promise.resolve()
+    const encoded = packr.pack(ops.map((op) => [COLUMN_INDEX.get(op.column)!, op.key, op.value ?? null]))
+    // Copy into an ArrayBuffer of its own so it can be transferred instead of cloned.
+    const owned = new Uint8Array(encoded.byteLength)
+    owned.set(encoded)
+    const id = this.nextCommitId++
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject })
+      this.writer.postMessage({ id, ops: owned }, [owned.buffer])
+    })
+  }
+
+  get(column: Column, key: Uint8Array): Buffer | undefined {
+    const [value] = this.db._getManySync([Buffer.from(key.buffer, key.byteOffset, key.byteLength)], { column: this.column(column) })
+    return value ?? undefined
+  }
+
+  getMany(column: Column, keys: Uint8Array[]): (Buffer | undefined)[] {
+    if (keys.length === 0) return []
+    const values = this.db._getManySync(keys.map((k) => Buffer.from(k.buffer, k.byteOffset, k.byteLength)), { column: this.column(column) })
+    return values.map((v: Buffer | null | undefined) => v ?? undefined)
+  }
+
+  /** Entries of a key range in key order (or reverse), read in chunks. */
+  async *scan(column: Column, options: ScanOptions = {}): AsyncGenerator<[Buffer, Buffer]> {
+    const it = this.db.iterator({ ...options, column: this.column(column), keys: true, values: true })
+    try {
+      while (true) {
+        const entries: [Buffer, Buffer][] = await it.nextv(1000)
+        if (entries.length === 0) return
+        yield* entries
+      }
+    } finally {
+      await it.close()
+    }
+  }
+
+  /** Keys of a range, without values. */
+  async *scanKeys(column: Column, options: ScanOptions = {}): AsyncGenerator<Buffer> {
+    const it = this.db.keys({ ...options, column: this.column(column) })
+    try {
+      while (true) {
+        const keys: Buffer[] = await it.nextv(1000)
+        if (keys.length === 0) return
+        yield* keys
+      }
+    } finally {
+      await it.close()
+    }
+  }
+
+  /**
+   * Drop a key range with one range tombstone. Not atomic with commits: use it only for data that is already
+   * unreachable (an index whose metadata was deleted in a committed batch).
+   */
+  async clearRange(column: Column, gte: Uint8Array, lt: Uint8Array): Promise<void> {
+    await this.db.clear({ column: this.column(column), gte: Buffer.from(gte), lt: Buffer.from(lt) })
+  }
+
+  /** Bytes used by the data directory on disk. */
+  sizeOnDisk(): number {
+    return directorySize(this.path)
+  }
+
+  /** RocksDB's estimate of the bytes of live data (what compaction would keep). */
+  liveDataSize(): number {
+    const v = Number(this.db.getProperty('rocksdb.estimate-live-data-size'))
+    return Number.isFinite(v) ? v : 0
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    // Let in-flight commits finish before the writer goes away; then the opening thread closes last.
+    while (this.waiting.size > 0) await new Promise((r) => setTimeout(r, 2))
+    this.writer.postMessage('close')
+    await this.writer.terminate()
+    await this.db.close()
+  }
+}
+
+function directorySize(path: string): number {
+  let total = 0
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const p = join(path, entry.name)
+    if (entry.isDirectory()) total += directorySize(p)
+    else if (entry.isFile()) {
+      try { total += statSync(p).size } catch { /* removed while walking */ }
+    }
+  }
+  return total
+}

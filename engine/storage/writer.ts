@@ -1,0 +1,66 @@
+/**
+ * The storage writer thread. It opens the main thread's database through its handle and applies commits with
+ * `sync: true`. Commits that arrive while a write is in progress are grouped into the next WriteBatch, so one
+ * fsync makes many commits durable (group commit) and the main thread never waits on the disk.
+ *
+ * Protocol: the main thread posts `{id, ops}` where `ops` is a msgpack buffer of `[columnIndex, key, value|null][]`;
+ * the thread answers `{ids, error?}` once those commits are durable (or failed together).
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { createRequire } from 'node:module'
+import { Packr } from 'msgpackr'
+import { COLUMNS } from './columns.js'
+
+const require = createRequire(import.meta.url)
+const { RocksLevel } = require('@nxtedition/rocksdb')
+
+interface Commit { id: number; ops: Uint8Array }
+
+const packr = new Packr({ moreTypes: true })
+const port = parentPort!
+const db = new RocksLevel(workerData.handle, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
+await db.open()
+const handles = COLUMNS.map((name) => db.columns[name])
+
+let pending: Commit[] = []
+let writing = false
+
+function flush(): void {
+  if (writing || pending.length === 0) return
+  writing = true
+  const group = pending
+  pending = []
+  // Run the write after the current message burst has been queued, so the group is as large as it can be.
+  setImmediate(() => {
+    const ids = group.map((c) => c.id)
+    try {
+      const batch = db.batch()
+      for (const commit of group) {
+        for (const [col, key, value] of packr.unpack(commit.ops) as [number, Uint8Array, Uint8Array | null][]) {
+          const column = handles[col]
+          if (value === null) batch.del(Buffer.from(key.buffer, key.byteOffset, key.byteLength), { column })
+          else batch.put(Buffer.from(key.buffer, key.byteOffset, key.byteLength), Buffer.from(value.buffer, value.byteOffset, value.byteLength), { column })
+        }
+      }
+      batch._writeSync({ sync: true })
+      batch._closeSync()
+      port.postMessage({ ids })
+    } catch (err) {
+      const e = err as Error & { code?: string }
+      port.postMessage({ ids, error: { message: e.message, code: e.code } })
+    }
+    writing = false
+    flush()
+  })
+}
+
+port.on('message', (msg: Commit | 'close') => {
+  if (msg === 'close') {
+    // The opening thread closes the database; this thread only stops taking work.
+    port.close()
+    return
+  }
+  pending.push(msg)
+  flush()
+})
+port.postMessage({ ready: true })

@@ -1,0 +1,35 @@
+/**
+ * Task and batch filters: the parameters of `GET /tasks`, `POST /tasks/cancel`, `DELETE /tasks` and
+ * `GET /batches`, already parsed and validated (the HTTP layer does that, see src/routes/task-params.ts).
+ */
+import type { Micros, TaskStatus, TaskType } from './types.js'
+
+export interface TaskFilter {
+  uids?: number[]
+  batchUids?: number[]
+  indexUids?: string[]
+  statuses?: TaskStatus[]
+  types?: TaskType[]
+  canceledBy?: number[]
+  beforeEnqueuedAt?: Micros
+  afterEnqueuedAt?: Micros
+  beforeStartedAt?: Micros
+  afterStartedAt?: Micros
+  beforeFinishedAt?: Micros
+  afterFinishedAt?: Micros
+}
+
+export interface Page {
+  limit: number
+  from?: number
+  reverse: boolean
+}
+
+export const FILTER_KEYS = [
+  'uids', 'batchUids', 'indexUids', 'statuses', 'types', 'canceledBy', 'beforeEnqueuedAt', 'afterEnqueuedAt',
+  'beforeStartedAt', 'afterStartedAt', 'beforeFinishedAt', 'afterFinishedAt',
+] as const
+
+export function isEmptyFilter(f: TaskFilter): boolean {
+  return FILTER_KEYS.every((k) => f[k] === undefined)
+}

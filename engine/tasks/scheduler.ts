@@ -1,0 +1,329 @@
+/**
+ * The scheduler: picks the next batch (cancelations first, then deletions, then the index of the oldest
+ * enqueued task, autobatched), marks it processing, computes its effects off the critical path, and commits
+ * the effects, the final task states and the batch record in one atomic write. A cancelation that targets the
+ * running batch aborts it before that commit; its tasks go back to `enqueued` and are then canceled.
+ */
+import roaring from 'roaring'
+import { toErrorObject } from '../errors/index.js'
+import { keys, type Store, type WriteOp } from '../storage/index.js'
+import { PER_INDEX_COLUMNS, indexRangeOf } from '../indexes/ranges.js'
+import { IndexCatalog, garbageDone } from '../indexes/catalog.js'
+import { applyIndexOperation, type OperationContext } from '../indexes/operations.js'
+import { autobatch, type BatchClass } from './autobatcher.js'
+import { newBitmap, type Bitmap } from './task-index.js'
+import type { TaskQueue } from './queue.js'
+import type { Batch, BatchStats, Details, Micros, Task, TaskStatus } from './types.js'
+import { TASK_STATUSES, TASK_TYPES } from './types.js'
+import { nowMicros } from './time.js'
+
+const { RoaringBitmap32 } = roaring
+
+export interface SchedulerOptions {
+  /** Test hook: wait this long after marking a batch processing, before applying it. */
+  batchDelayMs?: number
+  log?: (msg: string) => void
+  /** Documents in an index; later issues plug the document store in here. */
+  documentCount?: (indexId: number) => number
+}
+
+interface Selection {
+  tasks: Task[]
+  strategy: string
+}
+
+export function batchClassOf(task: Task): BatchClass {
+  switch (task.operation.type) {
+    case 'indexDeletion': return { kind: 'indexDeletion' }
+    default: return { kind: 'alone' }
+  }
+}
+
+/** Count fields of details that mean "how much was done": a task that failed or was canceled did none of it. */
+const DONE_COUNTS = ['indexedDocuments', 'deletedDocuments', 'editedDocuments', 'canceledTasks', 'deletedTasks']
+export function failedDetails(details: Details | null): Details | null {
+  if (details === null) return null
+  const out: Details = { ...details }
+  for (const k of DONE_COUNTS) if (k in out) out[k] = 0
+  return out
+}
+
+export class Scheduler {
+  private running = false
+  private wakeRequested = false
+  private stopped = false
+  private current: { uids: Bitmap; abort: AbortController } | null = null
+  private idle: Promise<void> = Promise.resolve()
+
+  constructor(
+    private readonly store: Store,
+    private readonly queue: TaskQueue,
+    private readonly catalog: IndexCatalog,
+    private readonly options: SchedulerOptions = {},
+  ) {}
+
+  /** Ask for a scheduling pass soon (after the current one, if any). */
+  wake(): void {
+    if (this.stopped) return
+    this.wakeRequested = true
+    if (!this.running) {
+      this.running = true
+      this.idle = new Promise<void>((resolve) => setImmediate(() => this.loop().finally(resolve)))
+    }
+  }
+
+  /** Whether a batch touching `indexUid` is running. */
+  isProcessing(uids: Bitmap): boolean {
+    return this.current !== null && this.current.uids.intersects(uids)
+  }
+
+  /** Abort the running batch if it contains any of `uids` (a cancelation was registered for them). */
+  abortIfProcessing(uids: Bitmap): void {
+    if (this.current && this.current.uids.intersects(uids)) this.current.abort.abort()
+  }
+
+  /** Stop taking new batches; the running one finishes (or is abandoned by the caller closing storage). */
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.current?.abort.abort()
+    await this.idle
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      while (this.wakeRequested && !this.stopped) {
+        this.wakeRequested = false
+        while (!this.stopped) {
+          const selection = this.select()
+          if (!selection) break
+          await this.process(selection)
+        }
+      }
+    } catch (err) {
+      this.options.log?.(`scheduler error: ${(err as Error).stack ?? err}`)
+    } finally {
+      this.running = false
+    }
+  }
+
+  private select(): Selection | null {
+    const enqueued = this.queue.index.status('enqueued')
+    if (enqueued.size === 0) return null
+    const ofType = (type: Task['type']) => RoaringBitmap32.and(enqueued, this.queue.index.byType.get(type) ?? newBitmap())
+    const cancelations = ofType('taskCancelation')
+    if (cancelations.size > 0) {
+      const task = this.queue.get(cancelations.minimum())!
+      return { tasks: [task], strategy: `created batch containing only task with id ${task.uid} of type \`taskCancelation\` that cannot be batched with any other task.` }
+    }
+    const deletions = ofType('taskDeletion')
+    if (deletions.size > 0) {
+      return { tasks: this.queue.getMany(deletions), strategy: 'stopped after the last task of type `taskDeletion` because they cannot be batched with tasks of any other type.' }
+    }
+    const oldest = this.queue.get(enqueued.minimum())!
+    if (oldest.indexUid === null) {
+      return { tasks: [oldest], strategy: `created batch containing only task with id ${oldest.uid} of type \`${oldest.type}\` that cannot be batched with any other task.` }
+    }
+    const ofIndex = RoaringBitmap32.and(enqueued, this.queue.index.byIndex.get(oldest.indexUid) ?? newBitmap())
+    const tasks = this.queue.getMany(ofIndex)
+    const picked = autobatch(tasks.map((t) => ({ uid: t.uid, type: t.type, class: batchClassOf(t) })), oldest.indexUid, this.catalog.has(oldest.indexUid))
+    const chosen = new Set(picked.uids)
+    return { tasks: tasks.filter((t) => chosen.has(t.uid)), strategy: picked.strategy }
+  }
+
+  private async process(selection: Selection): Promise<void> {
+    const batchUid = this.queue.nextBatchUid++
+    const startedAt = nowMicros()
+    const abort = new AbortController()
+    this.current = { uids: newBitmap(selection.tasks.map((t) => t.uid)), abort }
+    try {
+      // 1. Mark the tasks processing (durably: a crash from here on re-runs them at start-up).
+      const processing = selection.tasks.map((t): Task => ({ ...t, status: 'processing', batchUid, startedAt }))
+      await this.store.commit([...processing.map((t) => this.queue.putOp(t)), this.queue.nextBatchUidOp()])
+      selection.tasks.forEach((t, i) => this.queue.replaced(t, processing[i]!))
+
+      if (this.options.batchDelayMs) await sleep(this.options.batchDelayMs, abort.signal)
+
+      // 2. Compute the effects.
+      const outcome = abort.signal.aborted ? null : this.compute(processing, batchUid)
+      if (abort.signal.aborted || !outcome) {
+        // A cancelation targets this batch: nothing was applied; the tasks wait again and get canceled next.
+        const requeued = processing.map((t): Task => ({ ...t, status: 'enqueued', batchUid: null, startedAt: null }))
+        await this.store.commit(requeued.map((t) => this.queue.putOp(t)))
+        processing.forEach((t, i) => this.queue.replaced(t, requeued[i]!))
+        return
+      }
+
+      // 3. Commit effects + final task states + batch record atomically, then publish.
+      const finishedAt = nowMicros()
+      for (const t of outcome.finals) t.finishedAt = finishedAt
+      const batch = makeBatch(batchUid, outcome.finals.filter((t) => processing.some((p) => p.uid === t.uid)), startedAt, finishedAt, selection.strategy)
+      await this.store.commit([...outcome.ops, ...outcome.finals.map((t) => this.queue.putOp(t)), this.queue.putBatchOp(batch)])
+      outcome.publish()
+      for (const t of outcome.finals) {
+        const before = outcome.before.get(t.uid)!
+        this.queue.replaced(before, t)
+      }
+      this.queue.batchRecorded(batch)
+      await outcome.afterCommit()
+    } finally {
+      this.current = null
+    }
+  }
+
+  private compute(tasks: Task[], batchUid: number): ComputedBatch {
+    const first = tasks[0]!
+    if (first.type === 'taskCancelation') return this.computeCancelation(first, batchUid)
+    if (first.type === 'taskDeletion') return this.computeDeletion(tasks)
+    return this.computeIndexBatch(tasks)
+  }
+
+  private computeIndexBatch(tasks: Task[]): ComputedBatch {
+    const draft = this.catalog.draft()
+    const ctx: OperationContext = { draft, now: nowMicros(), renames: new Map(), documentCount: this.options.documentCount ?? (() => 0) }
+    const finals: Task[] = []
+    for (const task of tasks) {
+      const result = applyIndexOperation(ctx, task.indexUid, task.operation, task.details)
+      finals.push(finish(task, result.error ? 'failed' : 'succeeded', result.error ? failedDetails(result.details) : result.details, result.error ? result.error.toJSON() : null))
+    }
+    const before = new Map<number, Task>(tasks.map((t) => [t.uid, t]))
+    // Renames and swaps carry the task history along: earlier tasks now name the index by its new uid.
+    if (ctx.renames.size > 0) {
+      const touched = this.queue.index.byIndex.union([...ctx.renames.keys()])
+      const inBatch = new Map(finals.map((t) => [t.uid, t]))
+      for (const uid of touched) {
+        const original = inBatch.get(uid) ?? this.queue.get(uid)
+        if (!original) continue
+        const rewritten = renameInTask(original, ctx.renames)
+        if (inBatch.has(uid)) finals[finals.findIndex((t) => t.uid === uid)] = rewritten
+        else { finals.push(rewritten); before.set(uid, original) }
+      }
+    }
+    return {
+      ops: draft.ops,
+      finals,
+      before,
+      publish: () => this.catalog.publish(draft),
+      afterCommit: () => dropGarbage(this.store, draft.garbage),
+    }
+  }
+
+  private computeCancelation(task: Task, batchUid: number): ComputedBatch {
+    const op = task.operation as Extract<Task['operation'], { type: 'taskCancelation' }>
+    const matched = RoaringBitmap32.deserialize(Buffer.from(op.tasks), 'portable')
+    const cancelable = RoaringBitmap32.and(matched, this.queue.index.status('enqueued'))
+    cancelable.remove(task.uid)
+    const now = nowMicros()
+    const victims = this.queue.getMany(cancelable)
+    const finals: Task[] = victims.map((v) => ({ ...finish(v, 'canceled', failedDetails(v.details), null), canceledBy: task.uid, batchUid, finishedAt: now }))
+    finals.push(finish(task, 'succeeded', { ...task.details, canceledTasks: victims.length }, null))
+    return {
+      ops: [],
+      finals,
+      before: new Map([...victims, task].map((t) => [t.uid, t])),
+      publish: () => {},
+      afterCommit: async () => {},
+    }
+  }
+
+  private computeDeletion(tasks: Task[]): ComputedBatch {
+    const finished = RoaringBitmap32.orMany((['succeeded', 'failed', 'canceled'] as TaskStatus[]).map((s) => this.queue.index.status(s)))
+    const doomed = newBitmap()
+    const finals: Task[] = []
+    for (const task of tasks) {
+      const op = task.operation as Extract<Task['operation'], { type: 'taskDeletion' }>
+      const matched = RoaringBitmap32.deserialize(Buffer.from(op.tasks), 'portable')
+      const deletable = RoaringBitmap32.and(matched, finished)
+      deletable.andNotInPlace(doomed)
+      doomed.orInPlace(deletable)
+      finals.push(finish(task, 'succeeded', { ...task.details, deletedTasks: deletable.size }, null))
+    }
+    const victims = this.queue.getMany(doomed)
+    const ops: WriteOp[] = victims.map((v) => this.queue.deleteOp(v.uid))
+    // A batch whose tasks are all deleted goes too.
+    const emptied: number[] = []
+    const batches = new Set(victims.flatMap((v) => (v.batchUid === null ? [] : [v.batchUid])))
+    for (const b of batches) {
+      const remaining = RoaringBitmap32.andNot(this.queue.tasksOfBatch(b), doomed)
+      if (remaining.size === 0) emptied.push(b)
+    }
+    for (const b of emptied) ops.push({ column: 'batches', key: keys.u32(b) })
+    return {
+      ops,
+      finals,
+      before: new Map(tasks.map((t) => [t.uid, t])),
+      publish: () => {
+        for (const v of victims) this.queue.removed(v)
+        for (const b of emptied) this.queue.batchRemoved(b)
+      },
+      afterCommit: async () => {},
+    }
+  }
+}
+
+interface ComputedBatch {
+  ops: WriteOp[]
+  /** Final states of the batch's tasks, plus any other task whose record the batch rewrites. */
+  finals: Task[]
+  before: Map<number, Task>
+  publish(): void
+  afterCommit(): Promise<void>
+}
+
+function finish(task: Task, status: TaskStatus, details: Details | null, error: Task['error']): Task {
+  return { ...task, status, details, error }
+}
+
+function renameInTask(task: Task, renames: Map<string, string>): Task {
+  const rename = (u: string) => renames.get(u) ?? u
+  const out: Task = { ...task, indexUid: task.indexUid === null ? null : rename(task.indexUid) }
+  if (task.operation.type === 'indexSwap') {
+    const swaps = task.operation.swaps.map((s) => ({ ...s, indexes: s.indexes.map(rename) as [string, string] }))
+    out.operation = { ...task.operation, swaps }
+    out.details = { ...task.details, swaps }
+  }
+  return out
+}
+
+function makeBatch(uid: number, tasks: Task[], startedAt: Micros, finishedAt: Micros, batchStrategy: string): Batch {
+  const stats: BatchStats = { totalNbTasks: tasks.length, status: {}, types: {}, indexUids: {} }
+  for (const s of TASK_STATUSES) {
+    const n = tasks.filter((t) => t.status === s).length
+    if (n) stats.status[s] = n
+  }
+  for (const ty of TASK_TYPES) {
+    const n = tasks.filter((t) => t.type === ty).length
+    if (n) stats.types[ty] = n
+  }
+  const uids = tasks.flatMap((t) => (t.indexUid === null || t.type === 'indexSwap' ? [] : [t.indexUid])).sort()
+  for (const u of uids) stats.indexUids[u] = (stats.indexUids[u] ?? 0) + 1
+  return { uid, details: mergeDetails(tasks), stats, startedAt, finishedAt, batchStrategy }
+}
+
+/** The batch's details: the tasks' details merged, numbers summed, nulls left out. */
+function mergeDetails(tasks: Task[]): Details {
+  const out: Details = {}
+  for (const t of tasks) {
+    for (const [k, v] of Object.entries(t.details ?? {})) {
+      if (v === null || v === undefined) continue
+      if (typeof v === 'number' && typeof out[k] === 'number') out[k] = (out[k] as number) + v
+      else if (Array.isArray(v) && Array.isArray(out[k])) out[k] = [...(out[k] as unknown[]), ...v]
+      else out[k] = v
+    }
+  }
+  return out
+}
+
+export async function dropGarbage(store: Store, ids: number[]): Promise<void> {
+  for (const id of ids) {
+    const { gte, lt } = indexRangeOf(id)
+    for (const column of PER_INDEX_COLUMNS) await store.clearRange(column, gte, lt)
+    await store.commit([garbageDone(id)])
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener('abort', () => { clearTimeout(timer); resolve() }, { once: true })
+  })
+}

@@ -1,0 +1,109 @@
+/** The task queue's glossary: what a task is, what it does, and how it looks on the wire. */
+import type { ErrorObject } from '../errors/index.js'
+
+export const TASK_STATUSES = ['enqueued', 'processing', 'succeeded', 'failed', 'canceled'] as const
+export type TaskStatus = (typeof TASK_STATUSES)[number]
+
+export const TASK_TYPES = [
+  'documentAdditionOrUpdate', 'documentEdition', 'documentDeletion', 'settingsUpdate', 'indexCreation', 'indexDeletion',
+  'indexUpdate', 'indexSwap', 'taskCancelation', 'taskDeletion', 'dumpCreation', 'snapshotCreation', 'export',
+  'upgradeDatabase', 'indexCompaction', 'networkTopologyChange',
+] as const
+export type TaskType = (typeof TASK_TYPES)[number]
+
+/** Microseconds since the Unix epoch: task timestamps keep Meilisearch's sub-millisecond precision. */
+export type Micros = number
+
+export interface IndexSwap {
+  indexes: [string, string]
+  rename: boolean
+}
+
+/**
+ * What a task does, with the parameters it was registered with. Stored with the task; never shown as is.
+ * Later issues add their operations here (documents, settings, ...).
+ */
+export type Operation =
+  | { type: 'indexCreation'; primaryKey: string | null }
+  | { type: 'indexUpdate'; primaryKey: string | null; newIndexUid: string | null }
+  | { type: 'indexDeletion' }
+  | { type: 'indexSwap'; swaps: IndexSwap[] }
+  | { type: 'taskCancelation'; tasks: Uint8Array; originalFilter: string }
+  | { type: 'taskDeletion'; tasks: Uint8Array; originalFilter: string }
+
+export type Details = Record<string, unknown>
+
+/** The indexes a task concerns: its own, or both sides of each swap (filters on `indexUids` see swaps). */
+export function indexesOf(task: Pick<Task, 'indexUid' | 'operation'>): string[] {
+  if (task.operation.type === 'indexSwap') return task.operation.swaps.flatMap((s) => s.indexes)
+  return task.indexUid === null ? [] : [task.indexUid]
+}
+
+/** A task as stored. */
+export interface Task {
+  uid: number
+  batchUid: number | null
+  indexUid: string | null
+  status: TaskStatus
+  type: TaskType
+  canceledBy: number | null
+  details: Details | null
+  error: ErrorObject | null
+  enqueuedAt: Micros
+  startedAt: Micros | null
+  finishedAt: Micros | null
+  operation: Operation
+}
+
+/** The answer to a write: exactly these five keys, in this order. */
+export interface EnqueuedTask {
+  taskUid: number
+  indexUid: string | null
+  status: 'enqueued'
+  type: TaskType
+  enqueuedAt: string
+}
+
+/** A task as `GET /tasks` shows it, in Meilisearch's key order. */
+export interface TaskView {
+  uid: number
+  batchUid: number | null
+  indexUid: string | null
+  status: TaskStatus
+  type: TaskType
+  canceledBy: number | null
+  details?: Details
+  error: ErrorObject | null
+  duration: string | null
+  enqueuedAt: string
+  startedAt: string | null
+  finishedAt: string | null
+}
+
+/** Batch statistics, as shown on `GET /batches`. */
+export interface BatchStats {
+  totalNbTasks: number
+  status: Partial<Record<TaskStatus, number>>
+  types: Partial<Record<TaskType, number>>
+  indexUids: Record<string, number>
+}
+
+export interface Batch {
+  uid: number
+  details: Details
+  stats: BatchStats
+  startedAt: Micros
+  finishedAt: Micros | null
+  batchStrategy: string
+}
+
+export interface BatchView {
+  uid: number
+  progress: null
+  details: Details
+  stats: BatchStats
+  duration: string | null
+  startedAt: string
+  finishedAt: string | null
+  batchStrategy: string
+}

@@ -1,0 +1,78 @@
+/**
+ * The request pipeline shared by both adapters: trailing-slash normalization, CORS, routing, error responses
+ * and request logging.
+ */
+import type { Engine } from '../engine/index.js'
+import type { Config } from './config.js'
+import type { Logger } from './log.js'
+import type { Handler, Request, Response } from './http/types.js'
+import { Router } from './http/router.js'
+import { errorResponse, readJson } from './http/json.js'
+import type { AppContext } from './routes/context.js'
+import { taskRoutes } from './routes/tasks.js'
+import { indexRoutes } from './routes/indexes.js'
+import { systemRoutes } from './routes/system.js'
+
+const VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'
+const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT, TRACE'
+
+export function buildRouter(): Router<AppContext> {
+  const router = new Router<AppContext>()
+  systemRoutes(router)
+  taskRoutes(router)
+  indexRoutes(router)
+  return router
+}
+
+/** CORS as Meilisearch sends it: any origin, method and header; preflights cached for a day. */
+function preflight(req: Request): Response | null {
+  if (req.method !== 'OPTIONS' || !req.headers.has('access-control-request-method')) return null
+  const headers: Record<string, string> = {
+    'access-control-allow-origin': '*',
+    'access-control-allow-methods': ALLOWED_METHODS,
+    'access-control-max-age': '86400',
+    vary: VARY,
+  }
+  const requested = req.headers.get('access-control-request-headers')
+  if (requested) headers['access-control-allow-headers'] = requested
+  return { status: 200, headers }
+}
+
+function withCors(req: Request, res: Response): Response {
+  const headers: Record<string, string> = { ...res.headers, vary: VARY }
+  if (req.headers.has('origin')) headers['access-control-allow-origin'] = '*'
+  return { ...res, headers }
+}
+
+export function createHandler(engine: Engine, config: Config, log: Logger): Handler {
+  const router = buildRouter()
+  return async (req) => {
+    const started = performance.now()
+    let response: Response
+    try {
+      response = preflight(req) ?? (await route(req))
+    } catch (err) {
+      response = errorResponse(err)
+      if (response.status >= 500) log.error(`${req.method} ${req.path}: ${(err as Error).stack ?? err}`)
+    }
+    response = withCors(req, response)
+    if (log.enabled('INFO')) log.info(`${req.method} ${req.path}${req.rawQuery ? '?' + req.rawQuery : ''} ${response.status} ${(performance.now() - started).toFixed(2)}ms`)
+    return response
+  }
+
+  async function route(req: Request): Promise<Response> {
+    // Meilisearch trims trailing slashes before routing.
+    const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') || '/' : req.path
+    const match = router.match(req.method, path)
+    // Unknown paths and wrong methods answer with an empty body, as Meilisearch (actix) does.
+    if ('status' in match) return { status: match.status }
+    const ctx = {
+      req,
+      params: match.params,
+      engine,
+      config,
+      body: () => readJson(req, config.httpPayloadSizeLimit, engine.pool),
+    }
+    return await match.handler(ctx)
+  }
+}

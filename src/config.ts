@@ -1,0 +1,119 @@
+/**
+ * Configuration: every option is a CLI flag named as Meilisearch names it, and an environment variable
+ * `TESSERA_<NAME>` (upper snake case). Flags win over the environment, which wins over the defaults.
+ */
+import { availableParallelism } from 'node:os'
+import { LOG_LEVELS, type LogLevel } from './log.js'
+
+export interface Config {
+  dbPath: string
+  httpAddr: { host: string; port: number }
+  masterKey: string | null
+  env: 'development' | 'production'
+  maxIndexingThreads: number
+  httpPayloadSizeLimit: number
+  logLevel: LogLevel
+  httpAdapter: 'uws' | 'node'
+  /** Test hook (env `TESSERA_TEST_BATCH_DELAY_MS` only): hold each batch in `processing` this long. */
+  testBatchDelayMs: number
+}
+
+interface OptionSpec {
+  flag: string
+  value: string
+  help: string
+  default: string
+}
+
+export const OPTIONS: OptionSpec[] = [
+  { flag: 'db-path', value: 'PATH', default: './data.ms', help: 'Directory of the database (RocksDB).' },
+  { flag: 'http-addr', value: 'HOST:PORT', default: '127.0.0.1:7700', help: 'Address to listen on. Port 0 picks a free port.' },
+  { flag: 'master-key', value: 'KEY', default: '', help: 'Master key. Without one, every route is open (development only).' },
+  { flag: 'env', value: 'development|production', default: 'development', help: 'Production requires a master key of at least 16 bytes.' },
+  { flag: 'max-indexing-threads', value: 'N', default: 'number of cores', help: 'Threads of the worker pool (parsing, indexing, embedding).' },
+  { flag: 'http-payload-size-limit', value: 'SIZE', default: '100 MB', help: 'Largest accepted request body, e.g. 100MB, 1 GiB, 5000000.' },
+  { flag: 'log-level', value: 'LEVEL', default: 'INFO', help: `One of ${LOG_LEVELS.join(', ')}.` },
+  { flag: 'http-adapter', value: 'uws|node', default: 'uws', help: 'HTTP server: uWebSockets.js, or node:http (also the fallback where uWS cannot load).' },
+]
+
+export class ConfigError extends Error {}
+
+const envName = (flag: string) => 'TESSERA_' + flag.toUpperCase().replace(/-/g, '_')
+
+export function helpText(): string {
+  const lines = ['Usage: tessera [options]', '', 'A search engine with a Meilisearch-compatible HTTP API.', '', 'Options:']
+  for (const o of OPTIONS) {
+    lines.push(`  --${o.flag} <${o.value}>`)
+    lines.push(`      ${o.help}`)
+    lines.push(`      [default: ${o.default}] [env: ${envName(o.flag)}]`)
+  }
+  lines.push('  -h, --help', '      Print this help.', '  -V, --version', '      Print the version.')
+  return lines.join('\n')
+}
+
+const UNITS: Record<string, number> = {
+  b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40, k: 1e3, m: 1e6, g: 1e9,
+}
+
+export function parseByteSize(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(text)
+  const unit = UNITS[(m?.[2] || 'b').toLowerCase()]
+  if (!m || unit === undefined) throw new ConfigError(`invalid size \`${text}\`: expected a number of bytes with an optional unit (B, KB, MB, GB, KiB, MiB, GiB)`)
+  const bytes = Math.floor(Number(m[1]) * unit)
+  if (bytes <= 0) throw new ConfigError(`invalid size \`${text}\`: must be more than 0 bytes`)
+  return bytes
+}
+
+function parseAddr(text: string): { host: string; port: number } {
+  const m = /^(.*):(\d+)$/.exec(text)
+  if (!m || !m[1] || Number(m[2]) > 65535) throw new ConfigError(`invalid --http-addr \`${text}\`: expected HOST:PORT`)
+  return { host: m[1].replace(/^\[(.*)\]$/, '$1'), port: Number(m[2]) }
+}
+
+export type ParsedArgs = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; config: Config }
+
+export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ParsedArgs {
+  const given = new Map<string, string>()
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '-h' || arg === '--help') return { kind: 'help' }
+    if (arg === '-V' || arg === '--version') return { kind: 'version' }
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument \`${arg}\` (see --help)`)
+    const eq = arg.indexOf('=')
+    const flag = eq > 0 ? arg.slice(2, eq) : arg.slice(2)
+    if (!OPTIONS.some((o) => o.flag === flag)) throw new ConfigError(`unknown option \`--${flag}\` (see --help)`)
+    let value: string | undefined = eq > 0 ? arg.slice(eq + 1) : argv[++i]
+    if (value === undefined) throw new ConfigError(`option \`--${flag}\` needs a value`)
+    given.set(flag, value)
+  }
+  const get = (flag: string): string | undefined => given.get(flag) ?? (env[envName(flag)] || undefined)
+
+  const envValue = get('env') ?? 'development'
+  if (envValue !== 'development' && envValue !== 'production') throw new ConfigError(`invalid --env \`${envValue}\`: expected development or production`)
+  const logLevel = (get('log-level') ?? 'INFO').toUpperCase()
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`invalid --log-level \`${logLevel}\`: expected one of ${LOG_LEVELS.join(', ')}`)
+  const adapter = get('http-adapter') ?? 'uws'
+  if (adapter !== 'uws' && adapter !== 'node') throw new ConfigError(`invalid --http-adapter \`${adapter}\`: expected uws or node`)
+  const threadsText = get('max-indexing-threads')
+  const threads = threadsText === undefined ? availableParallelism() : Number(threadsText)
+  if (!Number.isInteger(threads) || threads < 1) throw new ConfigError(`invalid --max-indexing-threads \`${threadsText}\`: expected a whole number from 1`)
+  const masterKey = get('master-key') ?? null
+  if (envValue === 'production' && (masterKey === null || Buffer.byteLength(masterKey) < 16)) {
+    throw new ConfigError('in production (--env production) a master key of at least 16 bytes is required: set --master-key or TESSERA_MASTER_KEY')
+  }
+  const delay = Number(env.TESSERA_TEST_BATCH_DELAY_MS ?? 0)
+  return {
+    kind: 'run',
+    config: {
+      dbPath: get('db-path') ?? './data.ms',
+      httpAddr: parseAddr(get('http-addr') ?? '127.0.0.1:7700'),
+      masterKey,
+      env: envValue,
+      maxIndexingThreads: threads,
+      httpPayloadSizeLimit: parseByteSize(get('http-payload-size-limit') ?? '100 MB'),
+      logLevel: logLevel as LogLevel,
+      httpAdapter: adapter,
+      testBatchDelayMs: Number.isFinite(delay) && delay > 0 ? delay : 0,
+    },
+  }
+}

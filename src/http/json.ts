@@ -1,0 +1,41 @@
+/** JSON request bodies and JSON responses. */
+import { TesseraError, describeCode, errorObject, toErrorObject } from '../../engine/errors/index.js'
+import { parseJsonBytes, type JsonParse } from '../../engine/payload/json.js'
+import type { WorkerPool } from '../../engine/pool/index.js'
+import { readBody } from './body.js'
+import type { Request, Response } from './types.js'
+
+/** Bodies at least this large are parsed in the worker pool so the HTTP thread keeps serving. */
+export const POOL_PARSE_THRESHOLD = 256 * 1024
+
+const JSON_HEADERS = { 'content-type': 'application/json' }
+
+export function json(status: number, value: unknown): Response {
+  return { status, headers: JSON_HEADERS, body: JSON.stringify(value) }
+}
+
+export function errorResponse(err: unknown): Response {
+  const body = toErrorObject(err)
+  return json(describeCode(body.code).status, body)
+}
+
+export { errorObject }
+
+/** Read and parse a JSON body, with Meilisearch's content-type and payload errors. */
+export async function readJson(req: Request, limit: number, pool?: WorkerPool): Promise<unknown> {
+  const type = req.headers.get('content-type')
+  if (type === undefined) {
+    throw new TesseraError('missing_content_type', 'A Content-Type header is missing. Accepted values for the Content-Type header are: `application/json`')
+  }
+  const essence = type.split(';')[0]!.trim().toLowerCase()
+  if (essence !== 'application/json') {
+    throw new TesseraError('invalid_content_type', `The Content-Type \`${type}\` is invalid. Accepted values for the Content-Type header are: \`application/json\``)
+  }
+  const bytes = await readBody(req, limit)
+  const parsed: JsonParse = pool && bytes.byteLength >= POOL_PARSE_THRESHOLD
+    ? await pool.run<{ bytes: Uint8Array }, JsonParse>('parseJson', { bytes })
+    : parseJsonBytes(bytes)
+  if (parsed.ok) return parsed.value
+  if (parsed.empty) throw new TesseraError('missing_payload', 'A json payload is missing.')
+  throw new TesseraError('malformed_payload', `The json payload provided is malformed. \`${parsed.message}\`.`)
+}

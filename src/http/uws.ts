@@ -1,0 +1,71 @@
+/** The uWebSockets.js adapter (the default): the fastest HTTP server available to Node here. */
+import { createRequire } from 'node:module'
+import type { HttpAdapter, Handler, Listening, Request } from './types.js'
+import { STATUS_TEXT } from './types.js'
+import { ChunkQueue } from './chunk-queue.js'
+
+type Uws = typeof import('uWebSockets.js')
+
+/** Load uWebSockets.js, or explain why it cannot run here (it is built for one Node ABI). */
+export function loadUws(): { uws: Uws } | { error: string } {
+  try {
+    const require = createRequire(import.meta.url)
+    const uws = require('uWebSockets.js') as Uws & { _cfg?: unknown }
+    if (typeof uws.App !== 'function') return { error: 'uWebSockets.js has no native App on this platform' }
+    return { uws }
+  } catch (err) {
+    return { error: (err as Error).message.split('\n')[0]! }
+  }
+}
+
+export function uwsAdapter(uws: Uws): HttpAdapter {
+  return {
+    name: 'uws',
+    listen(host: string, port: number, handler: Handler): Promise<Listening> {
+      const app = uws.App()
+      app.any('/*', (res, req) => {
+        let aborted = false
+        const headers = new Map<string, string>()
+        req.forEach((k, v) => headers.set(k, headers.has(k) ? `${headers.get(k)}, ${v}` : v))
+        const method = req.getCaseSensitiveMethod().toUpperCase()
+        const body = new ChunkQueue(() => res.pause(), () => res.resume())
+        const request: Request = { method, path: req.getUrl(), rawQuery: req.getQuery() ?? '', headers, body }
+        res.onAborted(() => {
+          aborted = true
+          body.fail(new Error('request aborted'))
+        })
+        // Without a length or chunked encoding there is no body: don't wait for one that never comes.
+        if ((!headers.has('content-length') && !headers.has('transfer-encoding')) || headers.get('content-length') === '0') {
+          body.push(new Uint8Array(0), true)
+        }
+        res.onData((chunk, isLast) => {
+          // The ArrayBuffer is only valid during this callback: copy it.
+          body.push(new Uint8Array(chunk.slice(0)), isLast)
+        })
+        handler(request).then((response) => {
+          if (aborted) return
+          res.cork(() => {
+            res.writeStatus(`${response.status} ${STATUS_TEXT[response.status] ?? ''}`)
+            for (const [k, v] of Object.entries(response.headers ?? {})) res.writeHeader(k, v)
+            if (response.body === undefined) res.endWithoutBody(0)
+            else res.end(response.body)
+          })
+        }, (err) => {
+          if (!aborted) res.cork(() => res.writeStatus('500 Internal Server Error').end(String(err)))
+        })
+      })
+      return new Promise((resolve, reject) => {
+        app.listen(host, port, (socket) => {
+          if (!socket) return reject(new Error(`cannot listen on ${host}:${port}`))
+          resolve({
+            port: uws.us_socket_local_port(socket),
+            close: async () => {
+              uws.us_listen_socket_close(socket)
+              ;(app as unknown as { close?: () => void }).close?.()
+            },
+          })
+        })
+      })
+    },
+  }
+}

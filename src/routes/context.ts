@@ -1,0 +1,15 @@
+import type { Engine } from '../../engine/index.js'
+import type { Config } from '../config.js'
+import type { RouteContext } from '../http/router.js'
+import type { Router } from '../http/router.js'
+
+/** What every route handler receives besides the request. */
+export interface AppContext {
+  engine: Engine
+  config: Config
+  /** Read the JSON body (content type checked, size limited, parsed in the pool when large). */
+  body(): Promise<unknown>
+}
+
+export type AppRouter = Router<AppContext>
+export type Ctx = AppContext & RouteContext

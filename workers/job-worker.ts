@@ -1,0 +1,19 @@
+/**
+ * Piscina worker entry: decodes the msgpackr-encoded input, runs the named engine job, and hands the encoded
+ * result back as a transferred buffer (no copy on the way back).
+ */
+import { Packr } from 'msgpackr'
+import { Piscina } from 'piscina'
+import { jobs } from '../engine/pool/jobs.js'
+
+const packr = new Packr({ moreTypes: true, useRecords: false })
+
+export default function run({ job, input }: { job: keyof typeof jobs; input: Uint8Array }): unknown {
+  const fn = jobs[job] as (input: unknown) => unknown
+  if (!fn) throw new Error(`unknown job ${job}`)
+  const result = fn(packr.unpack(input))
+  const encoded = packr.pack(result)
+  const owned = new Uint8Array(encoded.byteLength)
+  owned.set(encoded)
+  return Piscina.move(owned)
+}

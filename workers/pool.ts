@@ -1,0 +1,33 @@
+/**
+ * The Piscina worker pool, as the engine's WorkerPool interface. Inputs are msgpackr-encoded into a buffer of
+ * their own and moved (transferred, not copied) to the worker; results come back the same way.
+ */
+import { availableParallelism } from 'node:os'
+import { Packr } from 'msgpackr'
+import { Piscina } from 'piscina'
+import type { JobName, WorkerPool } from '../engine/pool/index.js'
+import { siblingModule } from '../engine/util/module-path.js'
+
+const packr = new Packr({ moreTypes: true, useRecords: false })
+
+export function createWorkerPool(threads = availableParallelism()): WorkerPool {
+  const piscina = new Piscina({
+    filename: siblingModule(import.meta.url, './job-worker').href,
+    minThreads: Math.min(1, threads),
+    maxThreads: Math.max(1, threads),
+    idleTimeout: 60_000,
+  })
+  return {
+    threads: Math.max(1, threads),
+    async run<I, O>(job: JobName, input: I): Promise<O> {
+      const encoded = packr.pack(input)
+      const owned = new Uint8Array(encoded.byteLength)
+      owned.set(encoded)
+      const result: Uint8Array = await piscina.run({ job, input: owned }, { transferList: [owned.buffer] })
+      return packr.unpack(result) as O
+    },
+    async close() {
+      await piscina.close({ force: true })
+    },
+  }
+}
