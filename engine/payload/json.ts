@@ -58,10 +58,13 @@ const V8_TO_SERDE: [RegExp, string][] = [
 
 function describeSyntaxError(text: string, v8: string): string {
   const pos = /at position (\d+)/.exec(v8)
-  if (!pos || /Unexpected end of JSON input|Unterminated string/.test(v8)) {
-    const trimmed = text.replace(/\s+$/, '')
-    const { line, column } = lineColumn(trimmed, trimmed.length)
-    return `EOF while parsing ${openContext(trimmed)} at line ${line} column ${column - 1}`
+  const trimmed = text.replace(/\s+$/, '')
+  if (!pos || Number(pos[1]) >= trimmed.length || /Unexpected end of JSON input|Unterminated string/.test(v8)) {
+    // serde reports the end of the input: the last line's full length.
+    const { line, column } = lineColumn(text, text.length)
+    const last = trimmed[trimmed.length - 1]
+    const context = last === ':' || last === ',' ? 'a value' : openContext(trimmed)
+    return `EOF while parsing ${context} at line ${line} column ${column - 1}`
   }
   const position = Number(pos[1])
   const { line, column } = lineColumn(text, position)

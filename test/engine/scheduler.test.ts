@@ -1,0 +1,93 @@
+import t from 'tap'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Engine } from '../../engine/index.js'
+import { Store, keys, encode } from '../../engine/storage/index.js'
+import type { Task } from '../../engine/tasks/types.js'
+
+function dataDir(t: { teardown(fn: () => void): void }): string {
+  const path = mkdtempSync(join(tmpdir(), 'tessera-engine-'))
+  t.teardown(() => rmSync(path, { recursive: true, force: true }))
+  return path
+}
+
+async function settle(engine: Engine, uid: number, timeoutMs = 10_000): Promise<NonNullable<ReturnType<Engine['getTask']>>> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const task = engine.getTask(uid)
+    if (task && ['succeeded', 'failed', 'canceled'].includes(task.status)) return task
+    await new Promise((r) => setTimeout(r, 5))
+  }
+  throw new Error(`task ${uid} did not finish`)
+}
+
+async function until(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((r) => setTimeout(r, 5))
+}
+
+t.test('a cancelation aborts the running batch: nothing of it is applied', async (t) => {
+  const engine = await Engine.open({ path: dataDir(t), batchDelayMs: 400 })
+  t.teardown(() => engine.close())
+  const creation = await engine.createIndex('movies', null)
+  await until(() => engine.getTask(creation.taskUid)?.status === 'processing')
+  const cancel = await engine.cancelTasks({ uids: [creation.taskUid] }, '?uids=0')
+  const canceled = await settle(engine, creation.taskUid)
+  t.equal(canceled.status, 'canceled')
+  t.equal(canceled.canceledBy, cancel.taskUid)
+  t.equal(engine.catalog.has('movies'), false, 'the index creation was not applied')
+  const done = await settle(engine, cancel.taskUid)
+  t.same(done.details, { matchedTasks: 1, canceledTasks: 1, originalFilter: '?uids=0' })
+})
+
+t.test('tasks found processing at start-up are run again', async (t) => {
+  const path = dataDir(t)
+  const store = await Store.open(path)
+  const stuck: Task = {
+    uid: 0, batchUid: 0, indexUid: 'books', status: 'processing', type: 'indexCreation', canceledBy: null, details: { primaryKey: 'isbn' },
+    error: null, enqueuedAt: 1, startedAt: 2, finishedAt: null, operation: { type: 'indexCreation', primaryKey: 'isbn' },
+  }
+  await store.commit([{ column: 'tasks', key: keys.u32(0), value: encode(stuck) }])
+  await store.close()
+  const engine = await Engine.open({ path })
+  t.teardown(() => engine.close())
+  const task = await settle(engine, 0)
+  t.equal(task.status, 'succeeded')
+  t.equal(task.batchUid, 0)
+  t.equal(engine.getIndex('books').primaryKey, 'isbn')
+  const next = await engine.createIndex('more', null)
+  t.equal(next.taskUid, 1, 'uids continue after the recovered task')
+})
+
+t.test('swaps and renames carry the task history', async (t) => {
+  const engine = await Engine.open({ path: dataDir(t) })
+  t.teardown(() => engine.close())
+  const a = await engine.createIndex('a', 'ida')
+  const b = await engine.createIndex('b', 'idb')
+  const swap = await engine.swapIndexes([{ indexes: ['a', 'b'], rename: false }])
+  t.equal((await settle(engine, swap.taskUid)).status, 'succeeded')
+  t.equal(engine.getIndex('a').primaryKey, 'idb')
+  t.equal(engine.getIndex('b').primaryKey, 'ida')
+  t.equal(engine.getTask(a.taskUid)!.indexUid, 'b', 'the creation of the old `a` now names `b`')
+  t.equal(engine.getTask(b.taskUid)!.indexUid, 'a')
+  t.same(engine.listTasks({ indexUids: ['a'] }, { limit: 20, reverse: false }).results.map((x) => x.uid), [swap.taskUid, b.taskUid])
+  const rename = await engine.updateIndex('a', null, 'c')
+  t.equal((await settle(engine, rename.taskUid)).status, 'succeeded')
+  t.equal(engine.catalog.has('a'), false)
+  t.equal(engine.getIndex('c').primaryKey, 'idb')
+  t.equal(engine.getTask(b.taskUid)!.indexUid, 'c')
+})
+
+t.test('task deletion removes finished tasks and emptied batches only', async (t) => {
+  const engine = await Engine.open({ path: dataDir(t) })
+  t.teardown(() => engine.close())
+  const first = await engine.createIndex('x', null)
+  await settle(engine, first.taskUid)
+  const batchUid = engine.getTask(first.taskUid)!.batchUid!
+  const deletion = await engine.deleteTasks({ statuses: ['succeeded'] }, '?statuses=succeeded')
+  const done = await settle(engine, deletion.taskUid)
+  t.same(done.details, { matchedTasks: 1, deletedTasks: 1, originalFilter: '?statuses=succeeded' })
+  t.equal(engine.getTask(first.taskUid), undefined)
+  t.equal(engine.getBatch(batchUid), undefined, 'a batch left without tasks is deleted')
+  t.ok(engine.getTask(deletion.taskUid), 'the deletion task itself stays')
+})

@@ -1,0 +1,58 @@
+import t from 'tap'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Store, keys } from '../../engine/storage/index.js'
+
+const dir = () => mkdtempSync(join(tmpdir(), 'tessera-store-'))
+
+t.test('commits are atomic, durable across reopen, and grouped', async (t) => {
+  const path = dir()
+  t.teardown(() => rmSync(path, { recursive: true, force: true }))
+  let store = await Store.open(path)
+  // Many concurrent commits: each resolves once written, in one or a few group writes.
+  await Promise.all(Array.from({ length: 500 }, (_, i) => store.commit([
+    { column: 'tasks', key: keys.u32(i), value: Buffer.from(`task ${i}`) },
+    { column: 'meta', key: keys.utf8(`m${i}`), value: keys.u32(i) },
+  ])))
+  t.equal(store.get('tasks', keys.u32(499))?.toString(), 'task 499')
+  await store.commit([{ column: 'tasks', key: keys.u32(0) }])
+  t.equal(store.get('tasks', keys.u32(0)), undefined, 'a write without a value deletes')
+  await store.close()
+  store = await Store.open(path)
+  t.equal(store.get('tasks', keys.u32(1))?.toString(), 'task 1', 'data survives a reopen')
+  t.same(store.getMany('tasks', [keys.u32(2), keys.u32(100000), keys.u32(3)]).map((v) => v?.toString()), ['task 2', undefined, 'task 3'])
+  const scanned: number[] = []
+  for await (const [k] of store.scan('tasks', { gte: keys.u32(10), lt: keys.u32(15) })) scanned.push(keys.readU32(k))
+  t.same(scanned, [10, 11, 12, 13, 14], 'scans run in key order within bounds')
+  const reversed: number[] = []
+  for await (const [k] of store.scan('tasks', { reverse: true, limit: 3 })) reversed.push(keys.readU32(k))
+  t.same(reversed, [499, 498, 497])
+  await store.close()
+})
+
+t.test('column families are separate key spaces and an index is a key range', async (t) => {
+  const path = dir()
+  t.teardown(() => rmSync(path, { recursive: true, force: true }))
+  const store = await Store.open(path)
+  t.teardown(() => store.close())
+  await store.commit([
+    { column: 'documents', key: keys.indexKey(7, 'a'), value: Buffer.from('7a') },
+    { column: 'documents', key: keys.indexKey(7, 'b'), value: Buffer.from('7b') },
+    { column: 'documents', key: keys.indexKey(8, 'a'), value: Buffer.from('8a') },
+    { column: 'postings', key: keys.indexKey(7, 'a'), value: Buffer.from('p') },
+  ])
+  const range = keys.indexRange(7)
+  await store.clearRange('documents', range.gte, range.lt)
+  t.equal(store.get('documents', keys.indexKey(7, 'a')), undefined)
+  t.equal(store.get('documents', keys.indexKey(8, 'a'))?.toString(), '8a', 'the neighbouring index is untouched')
+  t.equal(store.get('postings', keys.indexKey(7, 'a'))?.toString(), 'p', 'other column families are untouched')
+})
+
+t.test('a failed commit rejects and writes nothing; closed storage refuses writes', async (t) => {
+  const path = dir()
+  t.teardown(() => rmSync(path, { recursive: true, force: true }))
+  const store = await Store.open(path)
+  await store.close()
+  await t.rejects(store.commit([{ column: 'tasks', key: keys.u32(1), value: Buffer.from('x') }]), /closed/)
+})
