@@ -66,7 +66,10 @@ export class Engine {
     const interrupted = queue.getMany(queue.index.status('processing'))
     if (interrupted.length > 0) {
       const requeued = interrupted.map((t): Task => ({ ...t, status: 'enqueued', batchUid: null, startedAt: null }))
-      await store.commit(requeued.map((t) => queue.putOp(t)))
+      // The interrupted batch was never recorded: the next batch takes its uid, so batch uids stay contiguous.
+      const abandoned = Math.min(...interrupted.map((t) => t.batchUid ?? Infinity))
+      if (abandoned === queue.nextBatchUid - 1) queue.nextBatchUid = abandoned
+      await store.commit([...requeued.map((t) => queue.putOp(t)), queue.nextBatchUidOp()])
       interrupted.forEach((t, i) => queue.replaced(t, requeued[i]!))
       options.log?.(`re-running ${interrupted.length} task(s) interrupted while processing`)
     }

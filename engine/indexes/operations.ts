@@ -71,7 +71,9 @@ const indexSwap: Handler<'indexSwap'> = (ctx, _uid, op, details) => {
     const list = [...missing].sort().map((u) => `\`${u}\``).join(', ')
     return fail(details, new TesseraError('index_not_found', `Indexes ${list} not found.`))
   }
-  const conflicts = op.swaps.filter((s) => s.rename && ctx.draft.get(s.indexes[1]))
+  // Sorted like Meilisearch's BTreeSet of (old, new) pairs.
+  const byPair = (x: { indexes: [string, string] }, y: { indexes: [string, string] }) => x.indexes.join('\u0000') < y.indexes.join('\u0000') ? -1 : 1
+  const conflicts = op.swaps.filter((s) => s.rename && ctx.draft.get(s.indexes[1])).sort(byPair)
   if (conflicts.length === 1) {
     const [a, b] = conflicts[0]!.indexes
     return fail(details, new TesseraError('index_already_exists', `Cannot rename \`${a}\` to \`${b}\` as the index already exists. Hint: You can remove \`${b}\` first and then do your remove.`))

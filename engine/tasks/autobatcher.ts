@@ -50,7 +50,8 @@ export function autobatch(queue: Candidate[], indexUid: string, indexExists: boo
   for (const task of queue.slice(1)) {
     const c = task.class
     const stop = (why: string): Autobatch => ({ uids, strategy: `stopped before task with id ${task.uid} because ${why}` })
-    if (c.kind === 'alone') return stop(`it cannot be batched with any other task`)
+    // Meilisearch reports this stop with its TaskCannotBeBatched text, naming the task that stopped the batch.
+    if (c.kind === 'alone') return { uids, strategy: `created batch containing only task with id ${task.uid} of type \`${task.type}\` that cannot be batched with any other task.` }
     if (c.kind === 'indexDeletion') {
       uids.push(task.uid)
       return { uids, strategy: `stopped after task with id ${task.uid} because it deletes the index` }

@@ -23,6 +23,8 @@ export class TaskQueue {
   private readonly batchUids = newBitmap()
   private readonly batchTimes = new Map<number, { startedAt: Micros; finishedAt: Micros | null }>()
   private readonly batchOfTask = new Map<number, number>()
+  /** The batch being processed: visible on `GET /batches` (with `finishedAt: null`) until it is recorded. */
+  private processingBatch: Batch | null = null
   private nextUid: number
   nextBatchUid: number
   /** Called after each registration becomes durable. */
@@ -91,6 +93,7 @@ export class TaskQueue {
 
   getBatch(uid: number): Batch | undefined {
     if (!this.batchUids.has(uid)) return undefined
+    if (this.processingBatch?.uid === uid) return this.processingBatch
     const raw = this.store.get('batches', keys.u32(uid))
     return raw ? decode<Batch>(raw) : undefined
   }
@@ -108,7 +111,21 @@ export class TaskQueue {
   }
 
   batchRecorded(batch: Batch): void {
+    if (this.processingBatch?.uid === batch.uid) this.processingBatch = null
     this.indexBatch(batch)
+  }
+
+  /** A batch started: show it while it runs. */
+  batchStarted(batch: Batch): void {
+    this.processingBatch = batch
+    this.indexBatch(batch)
+  }
+
+  /** The running batch was abandoned (aborted, or it failed to commit): it never existed. */
+  batchAbandoned(uid: number): void {
+    if (this.processingBatch?.uid !== uid) return
+    this.processingBatch = null
+    this.batchRemoved(uid)
   }
 
   batchRemoved(uid: number): void {
@@ -165,7 +182,13 @@ export class TaskQueue {
   listBatches(filter: TaskFilter, page: Page): { results: Batch[]; total: number; next: number | null } {
     const matched = this.matchBatches(filter)
     const { items, next } = paginate(matched, page)
-    const results = this.store.getMany('batches', items.map((u) => keys.u32(u))).flatMap((raw) => (raw ? [decode<Batch>(raw)] : []))
+    const running = this.processingBatch
+    const stored = this.store.getMany('batches', items.map((u) => keys.u32(u)))
+    const results = items.flatMap((u, i) => {
+      if (running?.uid === u) return [running]
+      const raw = stored[i]
+      return raw ? [decode<Batch>(raw)] : []
+    })
     return { results, total: matched.size, next }
   }
 

@@ -140,6 +140,7 @@ export class Scheduler {
       const processing = selection.tasks.map((t): Task => ({ ...t, status: 'processing', batchUid, startedAt }))
       await this.store.commit([...processing.map((t) => this.queue.putOp(t)), this.queue.nextBatchUidOp()])
       selection.tasks.forEach((t, i) => this.queue.replaced(t, processing[i]!))
+      this.queue.batchStarted(makeBatch(batchUid, processing, startedAt, null, selection.strategy))
 
       if (this.options.batchDelayMs) await sleep(this.options.batchDelayMs, abort.signal)
 
@@ -148,15 +149,21 @@ export class Scheduler {
       if (abort.signal.aborted || !outcome) {
         // A cancelation targets this batch: nothing was applied; the tasks wait again and get canceled next.
         const requeued = processing.map((t): Task => ({ ...t, status: 'enqueued', batchUid: null, startedAt: null }))
-        await this.store.commit(requeued.map((t) => this.queue.putOp(t)))
+        // The abandoned batch is never recorded: the next batch takes its uid, so batch uids stay contiguous.
+        if (this.queue.nextBatchUid === batchUid + 1) this.queue.nextBatchUid = batchUid
+        await this.store.commit([...requeued.map((t) => this.queue.putOp(t)), this.queue.nextBatchUidOp()])
         processing.forEach((t, i) => this.queue.replaced(t, requeued[i]!))
+        this.queue.batchAbandoned(batchUid)
         return
       }
 
       // 3. Commit effects + final task states + batch record atomically, then publish.
       const finishedAt = nowMicros()
-      for (const t of outcome.finals) t.finishedAt = finishedAt
-      const batch = makeBatch(batchUid, outcome.finals.filter((t) => processing.some((p) => p.uid === t.uid)), startedAt, finishedAt, selection.strategy)
+      // The batch's members (its own tasks, and the tasks a cancelation cancels) take the batch's dates; task
+      // history rewritten by a rename or swap keeps its own.
+      const members = outcome.finals.filter((t) => t.batchUid === batchUid)
+      for (const t of members) { t.startedAt = startedAt; t.finishedAt = finishedAt }
+      const batch = makeBatch(batchUid, members, startedAt, finishedAt, selection.strategy)
       await this.store.commit([...outcome.ops, ...outcome.finals.map((t) => this.queue.putOp(t)), this.queue.putBatchOp(batch)])
       outcome.publish()
       for (const t of outcome.finals) {
@@ -167,6 +174,7 @@ export class Scheduler {
       await outcome.afterCommit()
     } finally {
       this.current = null
+      this.queue.batchAbandoned(batchUid) // a no-op unless processing failed before the batch was recorded
     }
   }
 
@@ -181,16 +189,22 @@ export class Scheduler {
     const draft = this.catalog.draft()
     const ctx: OperationContext = { draft, now: nowMicros(), renames: new Map(), documentCount: this.options.documentCount ?? (() => 0) }
     const finals: Task[] = []
+    let renamer = -1
     for (const task of tasks) {
+      const renamesBefore = ctx.renames.size
       const result = applyIndexOperation(ctx, task.indexUid, task.operation, task.details)
+      if (ctx.renames.size !== renamesBefore) renamer = task.uid
       finals.push(finish(task, result.error ? 'failed' : 'succeeded', result.error ? failedDetails(result.details) : result.details, result.error ? result.error.toJSON() : null))
     }
     const before = new Map<number, Task>(tasks.map((t) => [t.uid, t]))
-    // Renames and swaps carry the task history along: earlier tasks now name the index by its new uid.
+    // Renames and swaps carry the task history along: earlier tasks now name the index by its new uid. The
+    // renaming task itself and every later task keep the names they were registered with (Meilisearch rewrites
+    // only the tasks older than the swap).
     if (ctx.renames.size > 0) {
       const touched = this.queue.index.byIndex.union([...ctx.renames.keys()])
       const inBatch = new Map(finals.map((t) => [t.uid, t]))
       for (const uid of touched) {
+        if (uid >= renamer) break
         const original = inBatch.get(uid) ?? this.queue.get(uid)
         if (!original) continue
         const rewritten = renameInTask(original, ctx.renames)
@@ -276,6 +290,9 @@ function finish(task: Task, status: TaskStatus, details: Details | null, error: 
 function renameInTask(task: Task, renames: Map<string, string>): Task {
   const rename = (u: string) => renames.get(u) ?? u
   const out: Task = { ...task, indexUid: task.indexUid === null ? null : rename(task.indexUid) }
+  if (task.operation.type === 'indexUpdate' && task.operation.newIndexUid !== null) {
+    out.operation = { ...task.operation, newIndexUid: rename(task.operation.newIndexUid) }
+  }
   if (task.operation.type === 'indexSwap') {
     const swaps = task.operation.swaps.map((s) => ({ ...s, indexes: s.indexes.map(rename) as [string, string] }))
     out.operation = { ...task.operation, swaps }
@@ -284,7 +301,7 @@ function renameInTask(task: Task, renames: Map<string, string>): Task {
   return out
 }
 
-function makeBatch(uid: number, tasks: Task[], startedAt: Micros, finishedAt: Micros, batchStrategy: string): Batch {
+function makeBatch(uid: number, tasks: Task[], startedAt: Micros, finishedAt: Micros | null, batchStrategy: string): Batch {
   const stats: BatchStats = { totalNbTasks: tasks.length, status: {}, types: {}, indexUids: {} }
   for (const s of TASK_STATUSES) {
     const n = tasks.filter((t) => t.status === s).length

@@ -33,9 +33,13 @@ export type Operation =
 
 export type Details = Record<string, unknown>
 
-/** The indexes a task concerns: its own, or both sides of each swap (filters on `indexUids` see swaps). */
+/** The indexes a task concerns: its own, both sides of each swap, or both names of a rename (filters on `indexUids` see them). */
 export function indexesOf(task: Pick<Task, 'indexUid' | 'operation'>): string[] {
   if (task.operation.type === 'indexSwap') return task.operation.swaps.flatMap((s) => s.indexes)
+  // A rename concerns both names, as in Meilisearch (`KindWithContent::indexes`).
+  if (task.operation.type === 'indexUpdate' && task.operation.newIndexUid !== null && task.indexUid !== null && task.operation.newIndexUid !== task.indexUid) {
+    return [task.indexUid, task.operation.newIndexUid]
+  }
   return task.indexUid === null ? [] : [task.indexUid]
 }
 
@@ -97,9 +101,15 @@ export interface Batch {
   batchStrategy: string
 }
 
+/** What a running batch is doing (Meilisearch's ProgressView); `null` once the batch is finished. */
+export interface BatchProgress {
+  steps: { currentStep: string; finished: number; total: number }[]
+  percentage: number
+}
+
 export interface BatchView {
   uid: number
-  progress: null
+  progress: BatchProgress | null
   details: Details
   stats: BatchStats
   duration: string | null

@@ -27,7 +27,7 @@ export function taskView(task: Task): TaskView {
 export function batchView(batch: Batch): BatchView {
   return {
     uid: batch.uid,
-    progress: null,
+    progress: batch.finishedAt === null ? { steps: [{ currentStep: 'processing tasks', finished: 0, total: 2 }], percentage: 0 } : null,
     details: batch.details,
     stats: batch.stats,
     duration: batch.finishedAt === null ? null : formatDuration(batch.finishedAt - batch.startedAt),

@@ -25,6 +25,11 @@ export class ChunkQueue implements AsyncIterable<Uint8Array> {
     this.wake()
   }
 
+  /** Whether the whole body was received (or the request failed): nothing more will be pushed. */
+  get finished(): boolean {
+    return this.ended || this.failure !== null
+  }
+
   fail(err: Error): void {
     this.failure = err
     this.wake()

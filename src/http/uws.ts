@@ -25,13 +25,21 @@ export function uwsAdapter(uws: Uws): HttpAdapter {
       const app = uws.App()
       app.any('/*', (res, req) => {
         let aborted = false
+        // Once the response is written (or the request aborted) `res` must not be touched again: uWS throws,
+        // which would take the whole process down from inside `onData`.
+        let done = false
+        let paused = false
         const headers = new Map<string, string>()
         req.forEach((k, v) => headers.set(k, headers.has(k) ? `${headers.get(k)}, ${v}` : v))
         const method = req.getCaseSensitiveMethod().toUpperCase()
-        const body = new ChunkQueue(() => res.pause(), () => res.resume())
+        const body = new ChunkQueue(
+          () => { if (!done) { paused = true; res.pause() } },
+          () => { if (!done) { paused = false; res.resume() } },
+        )
         const request: Request = { method, path: req.getUrl(), rawQuery: req.getQuery() ?? '', headers, body }
         res.onAborted(() => {
           aborted = true
+          done = true
           body.fail(new Error('request aborted'))
         })
         // Without a length or chunked encoding there is no body: don't wait for one that never comes.
@@ -39,19 +47,31 @@ export function uwsAdapter(uws: Uws): HttpAdapter {
           body.push(new Uint8Array(0), true)
         }
         res.onData((chunk, isLast) => {
+          // A body still arriving after the response was sent is dropped.
+          if (done) return
           // The ArrayBuffer is only valid during this callback: copy it.
           body.push(new Uint8Array(chunk.slice(0)), isLast)
         })
         handler(request).then((response) => {
           if (aborted) return
+          // A body still arriving that the route did not read (an oversize upload): answer with `Connection:
+          // close` and keep reading (dropping) the rest. uWS's own closeConnection would reset the socket while
+          // the client is still sending, and most clients then never see the 413. Never leave the socket paused.
+          const unread = !body.finished
+          if (unread && paused) res.resume()
+          done = true
           res.cork(() => {
             res.writeStatus(`${response.status} ${STATUS_TEXT[response.status] ?? ''}`)
             for (const [k, v] of Object.entries(response.headers ?? {})) res.writeHeader(k, v)
+            if (unread) res.writeHeader('connection', 'close')
             if (response.body === undefined) res.endWithoutBody(0)
             else res.end(response.body)
           })
         }, (err) => {
-          if (!aborted) res.cork(() => res.writeStatus('500 Internal Server Error').end(String(err)))
+          if (aborted) return
+          if (paused) res.resume()
+          done = true
+          res.cork(() => res.writeStatus('500 Internal Server Error').end(String(err), true))
         })
       })
       return new Promise((resolve, reject) => {

@@ -28,11 +28,14 @@ function parseSwaps(body: unknown): IndexSwap[] {
     if (!Array.isArray(obj.indexes)) throw invalidType('invalid_swap_indexes', at(path, 'indexes'), 'an array', obj.indexes)
     const indexes = obj.indexes.map((u, j) => uidField(u, at(at(path, 'indexes'), j), 'invalid_swap_indexes'))
     if (obj.rename !== undefined && typeof obj.rename !== 'boolean') throw invalidType('invalid_swap_rename', at(path, 'rename'), 'a boolean', obj.rename)
+    return { indexes: indexes as [string, string], rename: obj.rename === true }
+  })
+  // The whole payload is deserialized first; the handler then checks the pair sizes.
+  for (const { indexes } of swaps) {
     if (indexes.length !== 2) {
       throw new TesseraError('invalid_swap_indexes', `Two indexes must be given for each swap. The list \`[${indexes.map((u) => JSON.stringify(u)).join(', ')}]\` contains ${indexes.length} indexes.`)
     }
-    return { indexes: [indexes[0]!, indexes[1]!], rename: obj.rename === true }
-  })
+  }
   const seen = new Set<string>()
   const duplicates: string[] = []
   for (const uid of swaps.flatMap((s) => s.indexes)) {
@@ -40,6 +43,8 @@ function parseSwaps(body: unknown): IndexSwap[] {
     seen.add(uid)
   }
   if (duplicates.length > 0) {
+    // Meilisearch collects them in a BTreeSet: sorted.
+    duplicates.sort()
     const names = duplicates.map((u) => `\`${u}\``).join(', ')
     throw new TesseraError('invalid_swap_duplicate_index_found', `Indexes must be declared only once during a swap. ${names} ${duplicates.length === 1 ? 'was' : 'were'} specified several times.`)
   }

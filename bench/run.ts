@@ -1,0 +1,335 @@
+/**
+ * `npm run bench`: the foundation benchmark of issue 2.
+ *
+ * Scenarios (each on both HTTP adapters, each in its own server process with a fresh data directory):
+ * - `register`: durable task registration, `POST /indexes {"uid":"<unique>"}`, answered 202 once fsynced;
+ * - `cancel`:   durable task registration that creates no index, `POST /tasks/cancel?uids=999999999` (200);
+ * - `health`:   `GET /health`.
+ * For the two registration scenarios, `GET /tasks?limit=1` must then report at least as many tasks as were
+ * acknowledged, on the live server and again after SIGKILL and a restart on the same data directory.
+ *
+ * Writes bench/results/foundation.json and bench/results/foundation.md, and prints the Markdown.
+ *
+ *   npm run bench -- [--duration S] [--warmup S] [--connections N] [--max-requests N]
+ *                    [--only register,cancel,health] [--adapters uws,node] [--client raw|node]
+ *                    [--no-restart-check] [--data-dir DIR] [--out DIR]
+ */
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { runLoad, type ClientKind, type Reply, type RequestSpec } from './load.js'
+import {
+  SCENARIO_TITLES, computeRatios, computeTarget, machineInfo, writeResults,
+  type BenchReport, type DurabilityCheck, type FsyncProbe, type ScenarioKind, type ScenarioResult,
+} from './report.js'
+import { ROOT, startServer, systemBusyMs, type Adapter, type BenchServer } from './server.js'
+
+interface Options {
+  durationSeconds: number
+  warmupSeconds: number
+  connections: number
+  maxRequests: number
+  kinds: ScenarioKind[]
+  adapters: Adapter[]
+  client: ClientKind
+  restartCheck: boolean
+  dataDir: string
+  outDir: string
+}
+
+const USAGE = `Usage: npm run bench -- [options]
+  --duration S          measurement window per scenario, seconds (default 5)
+  --warmup S            warm-up before each window, seconds (default 1)
+  --connections N       concurrent keep-alive connections, one request in flight each (default 64)
+  --max-requests N      end a window early after N successful requests (default 200000)
+  --only LIST           scenarios, comma-separated: register, cancel, health (default all)
+  --adapters LIST       HTTP adapters, comma-separated: uws, node (default both)
+  --client raw|node     load generator: minimal node:net client (default) or node:http Agent
+  --no-restart-check    skip the SIGKILL + restart durability check after registration scenarios
+  --data-dir DIR        parent of the servers' temporary data directories (default the OS temp dir)
+  --out DIR             where to write foundation.json and foundation.md (default bench/results)`
+
+class UsageError extends Error {}
+
+function parseOptions(argv: string[]): Options {
+  const options: Options = {
+    durationSeconds: 5,
+    warmupSeconds: 1,
+    connections: 64,
+    maxRequests: 200_000,
+    kinds: ['register', 'cancel', 'health'],
+    adapters: ['uws', 'node'],
+    client: 'raw',
+    restartCheck: true,
+    dataDir: tmpdir(),
+    outDir: join(ROOT, 'bench', 'results'),
+  }
+  const list = <T extends string>(flag: string, text: string, allowed: readonly T[]): T[] => {
+    const items = text.split(',').map((s) => s.trim()).filter(Boolean)
+    const bad = items.find((s) => !(allowed as readonly string[]).includes(s))
+    if (bad !== undefined || items.length === 0) throw new UsageError(`--${flag}: expected a comma-separated list of ${allowed.join(', ')}, got \`${text}\``)
+    return [...new Set(items)] as T[]
+  }
+  const positive = (flag: string, text: string, integer: boolean): number => {
+    const n = Number(text)
+    if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) throw new UsageError(`--${flag}: expected a positive ${integer ? 'whole ' : ''}number, got \`${text}\``)
+    return n
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '-h' || arg === '--help') { process.stdout.write(USAGE + '\n'); process.exit(0) }
+    if (arg === '--no-restart-check') { options.restartCheck = false; continue }
+    const eq = arg.indexOf('=')
+    const flag = arg.startsWith('--') ? (eq > 0 ? arg.slice(2, eq) : arg.slice(2)) : ''
+    const value = (): string => {
+      const v = eq > 0 ? arg.slice(eq + 1) : argv[++i]
+      if (v === undefined) throw new UsageError(`--${flag} needs a value`)
+      return v
+    }
+    switch (flag) {
+      case 'duration': options.durationSeconds = positive(flag, value(), false); break
+      // A zero warm-up is allowed.
+      case 'warmup': { const v = value(); options.warmupSeconds = v === '0' ? 0 : positive(flag, v, false); break }
+      case 'connections': options.connections = positive(flag, value(), true); break
+      case 'max-requests': options.maxRequests = positive(flag, value(), true); break
+      case 'only': options.kinds = list(flag, value(), ['register', 'cancel', 'health'] as const); break
+      case 'adapters': case 'adapter': options.adapters = list(flag, value(), ['uws', 'node'] as const); break
+      case 'client': options.client = list(flag, value(), ['raw', 'node'] as const)[0]!; break
+      case 'data-dir': options.dataDir = value(); break
+      case 'out': options.outDir = value(); break
+      default: throw new UsageError(`unknown argument \`${arg}\``)
+    }
+  }
+  return options
+}
+
+interface ScenarioSpec {
+  request(seq: number): RequestSpec
+  expectStatus: number
+  label: string
+  /** Registrations are checked against GET /tasks afterwards. */
+  registers: boolean
+}
+
+function scenarioSpec(kind: ScenarioKind, adapter: Adapter): ScenarioSpec {
+  switch (kind) {
+    case 'register':
+      // Index uids are unique across the run: the scenario id, then the request's sequence number.
+      return { request: (seq) => ({ method: 'POST', path: '/indexes', body: `{"uid":"bench-${adapter}-${seq}"}` }), expectStatus: 202, label: 'POST /indexes', registers: true }
+    case 'cancel':
+      return { request: () => ({ method: 'POST', path: '/tasks/cancel?uids=999999999' }), expectStatus: 200, label: 'POST /tasks/cancel?uids=999999999', registers: true }
+    case 'health':
+      return { request: () => ({ method: 'GET', path: '/health' }), expectStatus: 200, label: 'GET /health', registers: false }
+  }
+}
+
+/** `total` of `GET /tasks?limit=1`, or null (with the reason) if it cannot be read. */
+async function taskTotal(server: BenchServer): Promise<{ total: number | null; error?: string }> {
+  try {
+    const res = await fetch(`${server.url}/tasks?limit=1`, { signal: AbortSignal.timeout(30_000) })
+    const body = (await res.json()) as { total?: unknown }
+    if (res.status !== 200 || typeof body.total !== 'number') return { total: null, error: `GET /tasks answered ${res.status}` }
+    return { total: body.total }
+  } catch (err) {
+    return { total: null, error: `GET /tasks failed: ${(err as Error).message}` }
+  }
+}
+
+async function checkDurability(server: BenchServer, acknowledged: number, restart: boolean): Promise<{ check: DurabilityCheck; server: BenchServer }> {
+  const live = await taskTotal(server)
+  let totalAfterRestart: number | null = null
+  let note = live.error
+  if (restart) {
+    // A crash, not a graceful shutdown: whatever was acknowledged must already be on disk.
+    await server.kill9()
+    server = await startServer({ adapter: server.adapter, dbPath: server.dbPath })
+    const after = await taskTotal(server)
+    totalAfterRestart = after.total
+    if (after.error) note = [note, `after restart: ${after.error}`].filter(Boolean).join('; ')
+  }
+  const totals = [live.total, totalAfterRestart].filter((t): t is number => t !== null)
+  const consistent = totals.length > 0 && (live.total !== null) && totals.every((t) => t >= acknowledged)
+  return { check: { acknowledged, totalLive: live.total, totalAfterRestart, consistent, ...(note ? { note } : {}) }, server }
+}
+
+/** The server's stderr, minus the expected start-up warning, last 20 lines; undefined if nothing is left. */
+function unexpectedLogs(logs: string): string | undefined {
+  const lines = logs.split('\n').filter((l) => l.trim() && !l.includes('no master key is set'))
+  return lines.length > 0 ? lines.slice(-20).join('\n') : undefined
+}
+
+/** The filesystem type holding `path` (from /proc/mounts, longest matching mount point), or 'unknown'. */
+function filesystemOf(path: string): string {
+  try {
+    let best = { mount: '', type: 'unknown' }
+    for (const line of readFileSync('/proc/mounts', 'utf8').split('\n')) {
+      const [, mount, type] = line.split(' ')
+      if (!mount || !type) continue
+      const inside = path === mount || path.startsWith(mount.endsWith('/') ? mount : mount + '/')
+      if (inside && mount.length > best.mount.length) best = { mount, type }
+    }
+    return best.type
+  } catch {
+    return 'unknown'
+  }
+}
+
+/**
+ * Latency of an append + fdatasync in `dir` (what every group commit pays, in RocksDB's write-ahead log), for up
+ * to `count` appends or `maxMs`: durable registration throughput is bounded by it, and on virtual disks it
+ * drifts from run to run.
+ */
+function probeFsync(dir: string, count = 300, maxMs = 1000): FsyncProbe {
+  const file = join(dir, 'fsync-probe')
+  const fd = openSync(file, 'a')
+  const block = Buffer.alloc(512, 0x61)
+  const samples: number[] = []
+  const start = performance.now()
+  try {
+    while (samples.length < count && performance.now() - start < maxMs) {
+      const t = performance.now()
+      writeSync(fd, block)
+      fdatasyncSync(fd)
+      samples.push(performance.now() - t)
+    }
+  } finally {
+    closeSync(fd)
+    rmSync(file, { force: true })
+  }
+  samples.sort((a, b) => a - b)
+  const at = (p: number) => samples[Math.min(samples.length - 1, Math.ceil(p * samples.length) - 1)]!
+  return { count: samples.length, p50Ms: at(0.5), p99Ms: at(0.99), meanMs: samples.reduce((a, b) => a + b, 0) / samples.length }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+/**
+ * Other sessions may share the machine (builds, test suites). Before a scenario, wait while the machine is busy
+ * (more than `threshold` % of one core over a 300 ms sample), at most `maxMs`. Returns the time waited.
+ */
+async function waitForQuiet(maxMs: number, threshold = 15): Promise<number> {
+  const start = performance.now()
+  while (performance.now() - start < maxMs) {
+    const before = systemBusyMs()
+    const t = performance.now()
+    await sleep(300)
+    const after = systemBusyMs()
+    if (before === null || after === null) break
+    if ((100 * (after - before)) / (performance.now() - t) <= threshold) break
+  }
+  return performance.now() - start
+}
+
+async function runScenario(kind: ScenarioKind, adapter: Adapter, options: Options, dataParent: string): Promise<ScenarioResult> {
+  const spec = scenarioSpec(kind, adapter)
+  const dbPath = mkdtempSync(join(dataParent, `${kind}-${adapter}-`))
+  let server = await startServer({ adapter, dbPath })
+  try {
+    const load = await runLoad({
+      host: server.host,
+      port: server.port,
+      connections: options.connections,
+      warmupMs: options.warmupSeconds * 1000,
+      durationMs: options.durationSeconds * 1000,
+      maxRequests: options.maxRequests,
+      client: options.client,
+      request: spec.request,
+      ok: (reply: Reply) => reply.status === spec.expectStatus,
+      serverPid: server.pid,
+    })
+    const result: ScenarioResult = { id: `${kind}-${adapter}`, kind, adapter, request: spec.label, load }
+    if (spec.registers) {
+      const checked = await checkDurability(server, load.acknowledged, options.restartCheck)
+      server = checked.server
+      result.durability = checked.check
+    }
+    const logs = unexpectedLogs(server.logs())
+    if (logs) result.serverLogTail = logs
+    return result
+  } finally {
+    await server.stop({ keepData: true })
+    rmSync(dbPath, { recursive: true, force: true })
+  }
+}
+
+async function main(): Promise<void> {
+  let options: Options
+  try {
+    options = parseOptions(process.argv.slice(2))
+  } catch (err) {
+    if (err instanceof UsageError) { process.stderr.write(`error: ${err.message}\n\n${USAGE}\n`); process.exit(2) }
+    throw err
+  }
+  const started = performance.now()
+  const date = new Date().toISOString()
+  const machine = machineInfo()
+  // All of the run's data directories live under one parent, removed at the end whatever happens.
+  const dataParent = mkdtempSync(join(options.dataDir, 'tessera-bench-'))
+  const filesystem = filesystemOf(dataParent)
+  const scenarios: ScenarioResult[] = []
+  let fsyncProbe: FsyncProbe | null = null
+  let quietBudgetUsed = 0
+  try {
+    if (options.kinds.some((k) => k !== 'health')) {
+      fsyncProbe = probeFsync(dataParent)
+      process.stderr.write(`bench: append + fdatasync on ${filesystem}: p50 ${fsyncProbe.p50Ms.toFixed(2)} ms, p99 ${fsyncProbe.p99Ms.toFixed(2)} ms\n`)
+    }
+    // Both adapters of a scenario run back to back, so that their ratio compares like with like.
+    for (const kind of (['register', 'cancel', 'health'] as const).filter((k) => options.kinds.includes(k))) {
+      for (const adapter of options.adapters) {
+        // At most 5 s per scenario and 20 s per run, to stay within the run's time budget.
+        const waited = await waitForQuiet(Math.min(5000, Math.max(0, 20_000 - quietBudgetUsed)))
+        quietBudgetUsed += waited
+        if (waited > 1000) process.stderr.write(`bench: waited ${(waited / 1000).toFixed(1)} s for other processes to quieten\n`)
+        process.stderr.write(`bench: ${SCENARIO_TITLES[kind]} on ${adapter} …`)
+        const result = await runScenario(kind, adapter, options, dataParent)
+        const l = result.load
+        process.stderr.write(` ${Math.round(l.requestsPerSecond)} req/s, p99 ${l.latencyMs.p99.toFixed(1)} ms, ${l.errors} errors${result.durability ? `, durability ${result.durability.consistent ? 'ok' : 'INCONSISTENT'}` : ''}\n`)
+        scenarios.push(result)
+      }
+    }
+  } finally {
+    rmSync(dataParent, { recursive: true, force: true })
+  }
+
+  const notes = [
+    `The load generator is JavaScript running on the same ${machine.cpus} cores as the server, so it competes for CPU (see Client CPU): the absolute figures are lower bounds for this machine. The meaningful comparison is between adapters measured in this same run (the uws / node ratios).`,
+    'Server CPU and Client CPU are CPU time over the window in % of one core, all threads included (event loop, libuv pool, RocksDB, worker pool), from /proc and process.cpuUsage(); Other CPU is every other process of the machine (from /proc/stat), which should be near 0 % for undisturbed figures.',
+    `Registration is durable: the server answers only once the task is fsynced (group commit), so its throughput follows the disk's fsync latency, which on a virtual disk drifts between runs (see the fsync probe); compare registration figures across runs with that in mind. The scheduler also processes the registered tasks during the window (creating the indexes for POST /indexes), on the same cores.`,
+    'p50/p99 are closed-loop latencies of the successful requests of the window (nearest rank), from write to the last byte of the reply.',
+  ]
+  if (options.kinds.length < 3 || options.adapters.length < 2) notes.push(`Partial run: scenarios ${options.kinds.join(', ')}; adapters ${options.adapters.join(', ')}.`)
+  if (scenarios.some((s) => s.serverLogTail)) notes.push('Some servers logged warnings or errors: see serverLogTail in foundation.json.')
+
+  const report: BenchReport = {
+    benchmark: 'foundation',
+    issue: 2,
+    date,
+    machine,
+    storage: { dataDir: options.dataDir, filesystem, fsyncProbe },
+    settings: {
+      connections: options.connections,
+      warmupSeconds: options.warmupSeconds,
+      durationSeconds: options.durationSeconds,
+      maxRequests: options.maxRequests,
+      client: options.client,
+      restartCheck: options.restartCheck,
+    },
+    scenarios,
+    ratios: computeRatios(scenarios),
+    target: computeTarget(scenarios),
+    notes,
+    totalSeconds: (performance.now() - started) / 1000,
+  }
+  const written = writeResults(options.outDir, report)
+  process.stdout.write('\n' + written.markdown)
+  process.stderr.write(`bench: wrote ${written.json} and ${written.md}\n`)
+  // A failed durability check is a failed run.
+  if (scenarios.some((s) => s.durability && !s.durability.consistent)) process.exitCode = 1
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${(err as Error).stack ?? err}\n`)
+  process.exit(1)
+})
