@@ -6,14 +6,55 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { PACKAGE_ROOT } from '../src/version.js'
 
 export type Adapter = 'uws' | 'node'
 
-/** The repository root: this file runs from dist/bench/server.js. */
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+/** The repository root (from bench/ under the test runner, or dist/bench/ when compiled). */
+export const ROOT = PACKAGE_ROOT
 export const MAIN = join(ROOT, 'dist', 'src', 'main.js')
+
+export interface Launched {
+  proc: ChildProcess
+  port: number
+  /** Everything the process wrote to stderr so far. */
+  logs(): string
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>
+  isRunning(): boolean
+}
+
+/**
+ * Start the compiled service with `args` and wait for its "listening on" line (it is given `--http-addr
+ * 127.0.0.1:0`, so the port is free by construction). Shared by the bench and the test harness.
+ */
+export async function launch(args: string[], env: Record<string, string> = {}, startTimeoutMs = 20_000): Promise<Launched> {
+  const proc: ChildProcess = spawn(process.execPath, [MAIN, '--http-addr', '127.0.0.1:0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)))
+  const isRunning = () => proc.exitCode === null && proc.signalCode === null
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = ''
+      const timer = setTimeout(() => reject(new Error(`server did not start within ${startTimeoutMs} ms:\n${stderr}`)), startTimeoutMs)
+      proc.stdout!.setEncoding('utf8').on('data', (d: string) => {
+        out += d
+        const m = /listening on http:\/\/[^\s]*:(\d+)/.exec(out)
+        if (m) { clearTimeout(timer); resolve(Number(m[1])) }
+      })
+      proc.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`server exited during start-up (${code ?? signal}):\n${stderr}`)) })
+    })
+    // Keep reading stdout so the pipe never fills up and blocks the server.
+    proc.stdout!.resume()
+    return { proc, port, logs: () => stderr, exited, isRunning }
+  } catch (err) {
+    if (isRunning()) proc.kill('SIGKILL')
+    await exited
+    throw err
+  }
+}
 
 export interface BenchServer {
   adapter: Adapter
@@ -45,33 +86,14 @@ export function freshDataDir(): string {
 
 export async function startServer(options: StartOptions): Promise<BenchServer> {
   const dbPath = options.dbPath ?? freshDataDir()
-  const args = [MAIN, '--http-addr', '127.0.0.1:0', '--db-path', dbPath, '--http-adapter', options.adapter, '--log-level', 'WARN', ...(options.args ?? [])]
-  const proc: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
-  const isRunning = () => proc.exitCode === null && proc.signalCode === null
-
-  let port: number
+  let launched: Launched
   try {
-    port = await new Promise<number>((resolve, reject) => {
-      let out = ''
-      const timer = setTimeout(() => reject(new Error(`server (${options.adapter}) did not start within ${options.startTimeoutMs ?? 20_000} ms:\n${stderr}`)), options.startTimeoutMs ?? 20_000)
-      proc.stdout!.setEncoding('utf8').on('data', (d: string) => {
-        out += d
-        const m = /listening on http:\/\/[^\s]*:(\d+)/.exec(out)
-        if (m) { clearTimeout(timer); resolve(Number(m[1])) }
-      })
-      proc.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`server (${options.adapter}) exited during start-up (${code ?? signal}):\n${stderr}`)) })
-    })
+    launched = await launch(['--db-path', dbPath, '--http-adapter', options.adapter, '--log-level', 'WARN', ...(options.args ?? [])], {}, options.startTimeoutMs)
   } catch (err) {
-    if (isRunning()) proc.kill('SIGKILL')
-    await exited
     if (!options.dbPath) rmSync(dbPath, { recursive: true, force: true })
-    throw err
+    throw new Error(`(${options.adapter}) ${(err as Error).message}`)
   }
-  // Keep reading stdout so the pipe never fills up and blocks the server.
-  proc.stdout!.resume()
+  const { proc, port, exited, isRunning } = launched
 
   return {
     adapter: options.adapter,
@@ -80,7 +102,7 @@ export async function startServer(options: StartOptions): Promise<BenchServer> {
     url: `http://127.0.0.1:${port}`,
     dbPath,
     pid: proc.pid!,
-    logs: () => stderr,
+    logs: launched.logs,
     async stop({ keepData = false, graceMs = 10_000 } = {}) {
       if (isRunning()) {
         proc.kill('SIGTERM')

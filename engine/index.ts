@@ -109,24 +109,26 @@ export class Engine {
 
   /** Register a cancelation of the tasks matching `filter` now; a running batch containing any of them stops. */
   async cancelTasks(filter: TaskFilter, originalFilter: string): Promise<EnqueuedTask> {
-    const matched = this.queue.index.match(filter)
-    const task = await this.queue.register({
-      type: 'taskCancelation', indexUid: null,
-      details: { matchedTasks: matched.size, canceledTasks: null, originalFilter },
-      operation: { type: 'taskCancelation', tasks: matched.serialize('portable'), originalFilter },
-    })
+    const { task, matched } = await this.registerTaskMutation('taskCancelation', 'canceledTasks', filter, originalFilter)
     this.scheduler.abortIfProcessing(matched)
     return enqueuedView(task)
   }
 
+  /** Register a deletion of the finished tasks among those matching `filter` now. */
   async deleteTasks(filter: TaskFilter, originalFilter: string): Promise<EnqueuedTask> {
+    const { task } = await this.registerTaskMutation('taskDeletion', 'deletedTasks', filter, originalFilter)
+    return enqueuedView(task)
+  }
+
+  /** Cancelations and deletions act on the tasks matched when they are registered, as Meilisearch's do. */
+  private async registerTaskMutation(type: 'taskCancelation' | 'taskDeletion', countKey: string, filter: TaskFilter, originalFilter: string) {
     const matched = this.queue.index.match(filter)
     const task = await this.queue.register({
-      type: 'taskDeletion', indexUid: null,
-      details: { matchedTasks: matched.size, deletedTasks: null, originalFilter },
-      operation: { type: 'taskDeletion', tasks: matched.serialize('portable'), originalFilter },
+      type, indexUid: null,
+      details: { matchedTasks: matched.size, [countKey]: null, originalFilter },
+      operation: { type, tasks: matched.serialize('portable'), originalFilter },
     })
-    return enqueuedView(task)
+    return { task, matched }
   }
 
   // ---- indexes -----------------------------------------------------------------------------------------

@@ -66,26 +66,44 @@ export class IndexCatalog {
     return this.byUid.size
   }
 
+  /** A draft costs nothing up front: it records its changes over the published catalog (copy on write). */
   draft(): CatalogDraft {
-    return new CatalogDraft(new Map(this.byUid), this.nextId)
+    return new CatalogDraft(this.byUid, this.nextId)
   }
 
+  /** Apply a committed draft; synchronous, so readers see all of it or none of it. */
   publish(draft: CatalogDraft): void {
-    this.byUid = draft.byUid
+    for (const [uid, meta] of draft.changes) {
+      if (meta === null) this.byUid.delete(uid)
+      else this.byUid.set(uid, meta)
+    }
     this.nextId = draft.nextId
   }
 }
 
-/** A copy of the catalog that a batch changes; it records the writes that make the change durable. */
+/**
+ * The catalog as a batch changes it: its changes over the published catalog, and the writes that make them
+ * durable. Later issues create indexes implicitly (document additions, settings) through `ensure`.
+ */
 export class CatalogDraft {
   readonly ops: WriteOp[] = []
   /** Internal ids whose data became unreachable: their key ranges are dropped after the commit. */
   readonly garbage: number[] = []
+  /** uid → new metadata, or null when the uid is gone. */
+  readonly changes = new Map<string, IndexMeta | null>()
 
-  constructor(readonly byUid: Map<string, IndexMeta>, public nextId: number) {}
+  constructor(private readonly base: ReadonlyMap<string, IndexMeta>, public nextId: number) {}
 
   get(uid: string): IndexMeta | undefined {
-    return this.byUid.get(uid)
+    if (this.changes.has(uid)) return this.changes.get(uid) ?? undefined
+    return this.base.get(uid)
+  }
+
+  /** The index named `uid`, created (with `primaryKey`) when it does not exist yet. */
+  ensure(uid: string, primaryKey: string | null, at: Micros): { meta: IndexMeta; created: boolean } {
+    const existing = this.get(uid)
+    if (existing) return { meta: existing, created: false }
+    return { meta: this.create(uid, primaryKey, at), created: true }
   }
 
   create(uid: string, primaryKey: string | null, at: Micros): IndexMeta {
@@ -96,14 +114,14 @@ export class CatalogDraft {
   }
 
   put(meta: IndexMeta): void {
-    this.byUid.set(meta.uid, meta)
+    this.changes.set(meta.uid, meta)
     this.ops.push({ column: 'indexes', key: keys.utf8(meta.uid), value: encode(meta) })
   }
 
   delete(uid: string): void {
-    const meta = this.byUid.get(uid)
+    const meta = this.get(uid)
     if (!meta) return
-    this.byUid.delete(uid)
+    this.changes.set(uid, null)
     this.ops.push({ column: 'indexes', key: keys.utf8(uid) })
     this.ops.push({ column: 'meta', key: keys.utf8(GARBAGE_PREFIX + meta.id), value: keys.u32(meta.id) })
     this.garbage.push(meta.id)
@@ -111,7 +129,7 @@ export class CatalogDraft {
 
   /** Give `meta` a new uid; its data stays where it is, under its internal id. */
   rename(meta: IndexMeta, newUid: string, at: Micros): IndexMeta {
-    this.byUid.delete(meta.uid)
+    this.changes.set(meta.uid, null)
     this.ops.push({ column: 'indexes', key: keys.utf8(meta.uid) })
     const renamed = { ...meta, uid: newUid, updatedAt: at }
     this.put(renamed)

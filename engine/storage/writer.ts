@@ -28,10 +28,10 @@ let writing = false
 function flush(): void {
   if (writing || pending.length === 0) return
   writing = true
-  const group = pending
-  pending = []
-  // Run the write after the current message burst has been queued, so the group is as large as it can be.
+  // Take the group after the current burst of messages has been delivered, so it is as large as it can be.
   setImmediate(() => {
+    const group = pending
+    pending = []
     const ids = group.map((c) => c.id)
     try {
       const batch = db.batch()

@@ -2,15 +2,14 @@
  * Test harness: start the real service (compiled, as `npm start` runs it) on a free port with a fresh data
  * directory, and talk to it over HTTP. `npm test` builds dist/ first (pretest).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { Meilisearch } from 'meilisearch'
+import { launch, ROOT, MAIN } from '../../bench/server.js'
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
-export const MAIN = join(ROOT, 'dist', 'src', 'main.js')
+export { ROOT, MAIN }
 
 export interface TestServer {
   url: string
@@ -39,32 +38,19 @@ export function tempDir(prefix = 'tessera-test-'): string {
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dbPath = options.dbPath ?? tempDir()
-  const args = [MAIN, '--http-addr', '127.0.0.1:0', '--db-path', dbPath, '--max-indexing-threads', '2', ...(options.adapter ? ['--http-adapter', options.adapter] : []), ...(options.args ?? [])]
-  const proc = spawn(process.execPath, args, { env: { ...process.env, TESSERA_LOG_LEVEL: 'WARN', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  proc.stderr!.on('data', (d) => (stderr += d))
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = ''
-    const timer = setTimeout(() => reject(new Error(`server did not start in time: ${stderr}`)), 20_000)
-    proc.stdout!.on('data', (d) => {
-      out += d
-      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out)
-      if (m) { clearTimeout(timer); resolve(Number(m[1])) }
-    })
-    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}: ${stderr}`)) })
-  })
+  const args = ['--db-path', dbPath, '--max-indexing-threads', '2', ...(options.adapter ? ['--http-adapter', options.adapter] : []), ...(options.args ?? [])]
+  const { proc, port, logs, exited, isRunning } = await launch(args, { TESSERA_LOG_LEVEL: 'WARN', ...options.env })
   const url = `http://127.0.0.1:${port}`
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)))
   return {
     url, port, dbPath, proc,
     client: new Meilisearch({ host: url }),
-    logs: () => stderr,
+    logs,
     async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM')
+      if (isRunning()) proc.kill('SIGTERM')
       return exited
     },
     async kill9() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL')
+      if (isRunning()) proc.kill('SIGKILL')
       await exited
     },
   }
