@@ -14,6 +14,8 @@ import { formatMicros } from './tasks/time.js'
 import type { Page, TaskFilter } from './tasks/query.js'
 import type { BatchView, EnqueuedTask, IndexSwap, Task, TaskView } from './tasks/types.js'
 import type { WorkerPool } from './pool/index.js'
+import { Features } from './features/index.js'
+import { readSettings, settingsDetails, type Settings, type SettingsUpdate } from './settings/index.js'
 
 export type { WorkerPool } from './pool/index.js'
 export { TesseraError } from './errors/index.js'
@@ -54,6 +56,8 @@ export class Engine {
     readonly catalog: IndexCatalog,
     readonly scheduler: Scheduler,
     readonly pool: WorkerPool | undefined,
+    /** Experimental feature switches (synchronous, persisted). */
+    readonly features: Features,
   ) {}
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -75,7 +79,8 @@ export class Engine {
     }
     const scheduler = new Scheduler(store, queue, catalog, { batchDelayMs: options.batchDelayMs, log: options.log })
     queue.onRegistered = () => scheduler.wake()
-    const engine = new Engine(store, queue, catalog, scheduler, options.pool)
+    const features = await Features.load(store)
+    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features)
     scheduler.wake()
     return engine
   }
@@ -163,6 +168,21 @@ export class Engine {
 
   async swapIndexes(swaps: IndexSwap[]): Promise<EnqueuedTask> {
     const task = await this.queue.register({ type: 'indexSwap', indexUid: null, details: { swaps }, operation: { type: 'indexSwap', swaps } })
+    return enqueuedView(task)
+  }
+
+  // ---- settings ---------------------------------------------------------------------------------------
+
+  /** The settings of an index (defaults for fields never set). */
+  getSettings(uid: string): Settings {
+    const meta = this.catalog.get(uid)
+    if (!meta) throw new TesseraError('index_not_found', `Index \`${uid}\` not found.`)
+    return readSettings(this.store, meta.id)
+  }
+
+  /** Register a validated settings update; the index is created if it does not exist. */
+  async updateSettings(uid: string, update: SettingsUpdate): Promise<EnqueuedTask> {
+    const task = await this.queue.register({ type: 'settingsUpdate', indexUid: uid, details: settingsDetails(update), operation: { type: 'settingsUpdate', update } })
     return enqueuedView(task)
   }
 

@@ -12,6 +12,9 @@ import type { AppContext } from './routes/context.js'
 import { taskRoutes } from './routes/tasks.js'
 import { indexRoutes } from './routes/indexes.js'
 import { systemRoutes } from './routes/system.js'
+import { settingsRoutes } from './routes/settings.js'
+import { featureRoutes } from './routes/features.js'
+import { documentRoutes } from './routes/documents.js'
 
 const VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT, TRACE'
@@ -21,6 +24,9 @@ export function buildRouter(): Router<AppContext> {
   systemRoutes(router)
   taskRoutes(router)
   indexRoutes(router)
+  documentRoutes(router)
+  settingsRoutes(router)
+  featureRoutes(router)
   return router
 }
 

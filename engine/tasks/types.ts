@@ -30,6 +30,30 @@ export type Operation =
   | { type: 'indexSwap'; swaps: IndexSwap[] }
   | { type: 'taskCancelation'; tasks: Uint8Array; originalFilter: string }
   | { type: 'taskDeletion'; tasks: Uint8Array; originalFilter: string }
+  | DocumentAddition
+  | { type: 'documentDeletion'; ids: string[] }
+  | { type: 'documentDeletion'; filter: unknown }
+  | { type: 'documentDeletion'; clear: true }
+  | { type: 'settingsUpdate'; update: Record<string, unknown> }
+
+/** The format of a stored document payload. */
+export type PayloadFormat = 'json' | 'ndjson' | 'csv'
+
+/** A document addition: its payload was validated and stored (fsynced) in a payload file before the 202. */
+export interface DocumentAddition {
+  type: 'documentAdditionOrUpdate'
+  method: 'replace' | 'update'
+  /** Payload file name, inside `<db-path>/payloads/`. */
+  payload: string
+  format: PayloadFormat
+  csvDelimiter: string
+  primaryKey: string | null
+  allowIndexCreation: boolean
+  /** Byte ranges of the file that each hold whole documents (see engine/payload/documents.ts). */
+  chunks: [number, number][]
+  /** CSV only: the header, parsed once. */
+  csvHeader?: unknown
+}
 
 export type Details = Record<string, unknown>
 
