@@ -15,6 +15,12 @@ import type { Page, TaskFilter } from './tasks/query.js'
 import type { BatchView, EnqueuedTask, IndexSwap, Task, TaskView } from './tasks/types.js'
 import type { WorkerPool } from './pool/index.js'
 import { Features } from './features/index.js'
+import { DocumentStore } from './documents/store.js'
+import { PayloadFiles } from './payload/files.js'
+import { readPage, shape, canonicalId, documentNotFound, type DocumentPage, type DocumentQuery } from './documents/read.js'
+import { runJob } from './pool/jobs.js'
+import type { Document } from './payload/documents.js'
+import type { PayloadFormat } from './tasks/types.js'
 import { readSettings, settingsDetails, type Settings, type SettingsUpdate } from './settings/index.js'
 
 export type { WorkerPool } from './pool/index.js'
@@ -58,6 +64,8 @@ export class Engine {
     readonly pool: WorkerPool | undefined,
     /** Experimental feature switches (synchronous, persisted). */
     readonly features: Features,
+    readonly documents: DocumentStore,
+    readonly payloads: PayloadFiles,
   ) {}
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -77,10 +85,17 @@ export class Engine {
       interrupted.forEach((t, i) => queue.replaced(t, requeued[i]!))
       options.log?.(`re-running ${interrupted.length} task(s) interrupted while processing`)
     }
-    const scheduler = new Scheduler(store, queue, catalog, { batchDelayMs: options.batchDelayMs, log: options.log })
-    queue.onRegistered = () => scheduler.wake()
     const features = await Features.load(store)
-    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features)
+    const documents = new DocumentStore(store)
+    // Documents staged by a batch that never committed are dropped.
+    for (const id of await documents.indexesWithDocuments()) await documents.dropStaged(id)
+    const payloads = new PayloadFiles(options.path)
+    // Payload files that no waiting task needs (written before a crash, or of finished tasks) are removed.
+    const waiting = queue.getMany(RoaringBitmap32.or(queue.index.status('enqueued'), queue.index.status('processing')))
+    await payloads.sweep(new Set(waiting.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))))
+    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, log: options.log })
+    queue.onRegistered = () => scheduler.wake()
+    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads)
     scheduler.wake()
     return engine
   }
@@ -171,6 +186,67 @@ export class Engine {
     return enqueuedView(task)
   }
 
+  // ---- documents --------------------------------------------------------------------------------------
+
+  private indexMeta(uid: string): IndexMeta {
+    const meta = this.catalog.get(uid)
+    if (!meta) throw new TesseraError('index_not_found', `Index \`${uid}\` not found.`)
+    return meta
+  }
+
+  /**
+   * Store a document payload durably, validate it in the worker pool (count, chunk boundaries, first fault), and
+   * register its task. A faulty payload is removed again and its error thrown: nothing is registered.
+   */
+  async addDocuments(uid: string, body: AsyncIterable<Uint8Array>, options: { method: 'replace' | 'update'; format: PayloadFormat; csvDelimiter: string; primaryKey: string | null; allowIndexCreation: boolean }): Promise<EnqueuedTask> {
+    const { name } = await this.payloads.write(body)
+    const path = this.payloads.path(name)
+    try {
+      const checked = await runJob(this.pool, 'validatePayload', { path, format: options.format, csvDelimiter: options.csvDelimiter })
+      if (!checked.ok) throw new TesseraError(checked.code, checked.message)
+      const task = await this.queue.register({
+        type: 'documentAdditionOrUpdate', indexUid: uid,
+        details: { receivedDocuments: checked.documents, indexedDocuments: null },
+        operation: {
+          type: 'documentAdditionOrUpdate', method: options.method, payload: name, format: options.format, csvDelimiter: options.csvDelimiter,
+          primaryKey: options.primaryKey, allowIndexCreation: options.allowIndexCreation, chunks: checked.chunks, csvHeader: checked.csvHeader,
+        },
+      })
+      return enqueuedView(task)
+    } catch (err) {
+      await this.payloads.remove(name)
+      throw err
+    }
+  }
+
+  async deleteDocuments(uid: string, ids: string[]): Promise<EnqueuedTask> {
+    const task = await this.queue.register({ type: 'documentDeletion', indexUid: uid, details: { providedIds: ids.length, deletedDocuments: null, originalFilter: null }, operation: { type: 'documentDeletion', ids } })
+    return enqueuedView(task)
+  }
+
+  async deleteDocumentsByFilter(uid: string, filter: unknown): Promise<EnqueuedTask> {
+    const task = await this.queue.register({ type: 'documentDeletion', indexUid: uid, details: { providedIds: 0, deletedDocuments: null, originalFilter: JSON.stringify(filter) }, operation: { type: 'documentDeletion', filter } })
+    return enqueuedView(task)
+  }
+
+  async clearDocuments(uid: string): Promise<EnqueuedTask> {
+    const task = await this.queue.register({ type: 'documentDeletion', indexUid: uid, details: { deletedDocuments: null }, operation: { type: 'documentDeletion', clear: true } })
+    return enqueuedView(task)
+  }
+
+  getDocument(uid: string, id: string, fields: string[] | null, retrieveVectors: boolean): Document {
+    const meta = this.indexMeta(uid)
+    const ext = canonicalId(id)
+    const doc = ext === null ? undefined : this.documents.get(meta.id, ext)
+    if (!doc) throw documentNotFound(id)
+    return shape(doc, fields, retrieveVectors)
+  }
+
+  listDocuments(uid: string, query: DocumentQuery): Promise<DocumentPage> {
+    const meta = this.indexMeta(uid)
+    return readPage(this.documents, meta, () => readSettings(this.store, meta.id), this.features, query)
+  }
+
   // ---- settings ---------------------------------------------------------------------------------------
 
   /** The settings of an index (defaults for fields never set). */
@@ -203,14 +279,16 @@ export class Engine {
   }
 
   private statsOf(meta: IndexMeta): IndexStats {
+    const state = this.documents.state(meta.id)
+    const count = state.live.size
     return {
-      numberOfDocuments: 0,
-      rawDocumentDbSize: 0,
-      avgDocumentSize: 0,
+      numberOfDocuments: count,
+      rawDocumentDbSize: state.rawSize,
+      avgDocumentSize: count === 0 ? 0 : Math.floor(state.rawSize / count),
       isIndexing: this.isIndexing(meta.uid),
       numberOfEmbeddings: 0,
       numberOfEmbeddedDocuments: 0,
-      fieldDistribution: {},
+      fieldDistribution: Object.fromEntries([...state.fields].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     }
   }
 

@@ -8,10 +8,10 @@ import { jobs } from '../engine/pool/jobs.js'
 
 const packr = new Packr({ moreTypes: true, useRecords: false })
 
-export default function run({ job, input }: { job: keyof typeof jobs; input: Uint8Array }): unknown {
+export default async function run({ job, input }: { job: keyof typeof jobs; input: Uint8Array }): Promise<unknown> {
   const fn = jobs[job] as (input: unknown) => unknown
   if (!fn) throw new Error(`unknown job ${job}`)
-  const result = fn(packr.unpack(input))
+  const result = await fn(packr.unpack(input))
   const encoded = packr.pack(result)
   const owned = new Uint8Array(encoded.byteLength)
   owned.set(encoded)

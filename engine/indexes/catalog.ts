@@ -127,6 +127,17 @@ export class CatalogDraft {
     this.garbage.push(meta.id)
   }
 
+  /** Move the index to a fresh internal id (an empty index with the same metadata); the old data is dropped. */
+  reassign(uid: string, at: Micros): IndexMeta {
+    const meta = this.get(uid)!
+    const fresh: IndexMeta = { ...meta, id: this.nextId++, updatedAt: at }
+    this.ops.push({ column: 'meta', key: NEXT_INDEX_ID, value: keys.u32(this.nextId) })
+    this.ops.push({ column: 'meta', key: keys.utf8(GARBAGE_PREFIX + meta.id), value: keys.u32(meta.id) })
+    this.garbage.push(meta.id)
+    this.put(fresh)
+    return fresh
+  }
+
   /** Give `meta` a new uid; its data stays where it is, under its internal id. */
   rename(meta: IndexMeta, newUid: string, at: Micros): IndexMeta {
     this.changes.set(meta.uid, null)

@@ -5,7 +5,12 @@
  * running batch aborts it before that commit; its tasks go back to `enqueued` and are then canceled.
  */
 import roaring from 'roaring'
-import { toErrorObject } from '../errors/index.js'
+import { TesseraError, toErrorObject } from '../errors/index.js'
+import { DocumentBatch, BatchAborted } from '../documents/batch.js'
+import type { DocumentStore } from '../documents/store.js'
+import type { PayloadFiles } from '../payload/files.js'
+import type { Features } from '../features/index.js'
+import type { WorkerPool } from '../pool/index.js'
 import { keys, type Store, type WriteOp } from '../storage/index.js'
 import { PER_INDEX_COLUMNS, indexRangeOf } from '../indexes/ranges.js'
 import { IndexCatalog, garbageDone } from '../indexes/catalog.js'
@@ -19,12 +24,18 @@ import { nowMicros } from './time.js'
 
 const { RoaringBitmap32 } = roaring
 
+/** What document and settings batches need besides the queue and the catalog. */
+export interface SchedulerDeps {
+  documents: DocumentStore
+  payloads: PayloadFiles
+  features: Features
+  pool?: WorkerPool
+}
+
 export interface SchedulerOptions {
   /** Test hook: wait this long after marking a batch processing, before applying it. */
   batchDelayMs?: number
   log?: (msg: string) => void
-  /** Documents in an index; later issues plug the document store in here. */
-  documentCount?: (indexId: number) => number
 }
 
 interface Selection {
@@ -33,8 +44,13 @@ interface Selection {
 }
 
 export function batchClassOf(task: Task): BatchClass {
-  switch (task.operation.type) {
+  const op = task.operation
+  switch (op.type) {
     case 'indexDeletion': return { kind: 'indexDeletion' }
+    case 'documentAdditionOrUpdate': return { kind: 'documentAddition', primaryKey: op.primaryKey, allowIndexCreation: op.allowIndexCreation }
+    case 'documentDeletion':
+      return 'clear' in op ? { kind: 'documentClear' } : 'ids' in op ? { kind: 'documentDeletionByIds' } : { kind: 'documentDeletionByFilter' }
+    case 'settingsUpdate': return { kind: 'settings', allowIndexCreation: true }
     default: return { kind: 'alone' }
   }
 }
@@ -59,6 +75,7 @@ export class Scheduler {
     private readonly store: Store,
     private readonly queue: TaskQueue,
     private readonly catalog: IndexCatalog,
+    private readonly deps: SchedulerDeps,
     private readonly options: SchedulerOptions = {},
   ) {}
 
@@ -145,8 +162,9 @@ export class Scheduler {
       if (this.options.batchDelayMs) await sleep(this.options.batchDelayMs, abort.signal)
 
       // 2. Compute the effects.
-      const outcome = abort.signal.aborted ? null : this.compute(processing, batchUid)
+      const outcome = abort.signal.aborted ? null : await this.compute(processing, batchUid, abort.signal)
       if (abort.signal.aborted || !outcome) {
+        await outcome?.abandon()
         // A cancelation targets this batch: nothing was applied; the tasks wait again and get canceled next.
         const requeued = processing.map((t): Task => ({ ...t, status: 'enqueued', batchUid: null, startedAt: null }))
         // The abandoned batch is never recorded: the next batch takes its uid, so batch uids stay contiguous.
@@ -178,24 +196,50 @@ export class Scheduler {
     }
   }
 
-  private compute(tasks: Task[], batchUid: number): ComputedBatch {
+  /** The batch's effects; null when it was aborted midway (nothing of it will be committed). */
+  private async compute(tasks: Task[], batchUid: number, signal: AbortSignal): Promise<ComputedBatch | null> {
     const first = tasks[0]!
     if (first.type === 'taskCancelation') return this.computeCancelation(first, batchUid)
     if (first.type === 'taskDeletion') return this.computeDeletion(tasks)
-    return this.computeIndexBatch(tasks)
+    return this.computeIndexBatch(tasks, signal)
   }
 
-  private computeIndexBatch(tasks: Task[]): ComputedBatch {
+  private async computeIndexBatch(tasks: Task[], signal: AbortSignal): Promise<ComputedBatch | null> {
     const draft = this.catalog.draft()
-    const ctx: OperationContext = { draft, now: nowMicros(), renames: new Map(), documentCount: this.options.documentCount ?? (() => 0) }
+    const now = nowMicros()
+    const ctx: OperationContext = { draft, now, renames: new Map(), documentCount: (id) => this.deps.documents.count(id) }
+    const documents = new DocumentBatch({ store: this.store, documents: this.deps.documents, payloads: this.deps.payloads, pool: this.deps.pool, features: this.deps.features, draft, now, signal })
     const finals: Task[] = []
+    const payloads = tasks.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))
+    const removePayloads = async () => { for (const p of payloads) await this.deps.payloads.remove(p) }
     let renamer = -1
-    for (const task of tasks) {
-      const renamesBefore = ctx.renames.size
-      const result = applyIndexOperation(ctx, task.indexUid, task.operation, task.details)
-      if (ctx.renames.size !== renamesBefore) renamer = task.uid
-      finals.push(finish(task, result.error ? 'failed' : 'succeeded', result.error ? failedDetails(result.details) : result.details, result.error ? result.error.toJSON() : null))
+    try {
+      for (const task of tasks) {
+        if (DocumentBatch.handles(task)) {
+          finals.push(finish(task, 'succeeded', await documents.apply(task), null))
+          continue
+        }
+        const renamesBefore = ctx.renames.size
+        const result = applyIndexOperation(ctx, task.indexUid, task.operation, task.details)
+        if (ctx.renames.size !== renamesBefore) renamer = task.uid
+        finals.push(finish(task, result.error ? 'failed' : 'succeeded', result.error ? failedDetails(result.details) : result.details, result.error ? result.error.toJSON() : null))
+      }
+    } catch (err) {
+      await documents.abandon()
+      if (signal.aborted || err instanceof BatchAborted) return null
+      if (!(err instanceof TesseraError)) this.options.log?.(`batch failed: ${(err as Error).stack ?? err}`)
+      // A failing document or settings task fails its whole batch, and nothing of the batch is applied.
+      const error = toErrorObject(err)
+      return {
+        ops: [],
+        finals: tasks.map((t) => finish(t, 'failed', failedDetails(t.details), error)),
+        before: new Map(tasks.map((t) => [t.uid, t])),
+        publish: () => {},
+        afterCommit: removePayloads,
+        abandon: async () => {},
+      }
     }
+    const ops = [...draft.ops, ...(await documents.finalOps())]
     const before = new Map<number, Task>(tasks.map((t) => [t.uid, t]))
     // Renames and swaps carry the task history along: earlier tasks now name the index by its new uid. The
     // renaming task itself and every later task keep the names they were registered with (Meilisearch rewrites
@@ -213,11 +257,19 @@ export class Scheduler {
       }
     }
     return {
-      ops: draft.ops,
+      ops,
       finals,
       before,
-      publish: () => this.catalog.publish(draft),
-      afterCommit: () => dropGarbage(this.store, draft.garbage),
+      publish: () => {
+        this.catalog.publish(draft)
+        documents.publish()
+        for (const id of draft.garbage) this.deps.documents.forget(id)
+      },
+      afterCommit: async () => {
+        await removePayloads()
+        await dropGarbage(this.store, draft.garbage)
+      },
+      abandon: () => documents.abandon(),
     }
   }
 
@@ -235,7 +287,10 @@ export class Scheduler {
       finals,
       before: new Map([...victims, task].map((t) => [t.uid, t])),
       publish: () => {},
-      afterCommit: async () => {},
+      afterCommit: async () => {
+        for (const v of victims) if (v.operation.type === 'documentAdditionOrUpdate') await this.deps.payloads.remove(v.operation.payload)
+      },
+      abandon: async () => {},
     }
   }
 
@@ -270,6 +325,7 @@ export class Scheduler {
         for (const b of emptied) this.queue.batchRemoved(b)
       },
       afterCommit: async () => {},
+      abandon: async () => {},
     }
   }
 }
@@ -281,6 +337,8 @@ interface ComputedBatch {
   before: Map<number, Task>
   publish(): void
   afterCommit(): Promise<void>
+  /** The batch will not be committed (aborted before its commit): undo what it wrote ahead. */
+  abandon(): Promise<void>
 }
 
 function finish(task: Task, status: TaskStatus, details: Details | null, error: Task['error']): Task {

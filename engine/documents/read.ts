@@ -1,0 +1,66 @@
+/** Reading documents: one by id, or a page with `ids`, `filter`, `fields` and `retrieveVectors`. */
+import { TesseraError } from '../errors/index.js'
+import { checkFilterable, matches, parseFilter } from '../filter/index.js'
+import type { Document } from '../payload/documents.js'
+import type { Features } from '../features/index.js'
+import type { Settings } from '../settings/index.js'
+import type { DocumentStore } from './store.js'
+import { externalId, valueAt } from './ids.js'
+import { project, withVectors } from './fields.js'
+
+export interface DocumentQuery {
+  offset: number
+  limit: number
+  fields: string[] | null
+  filter: unknown
+  retrieveVectors: boolean
+  ids: (string | number)[] | null
+}
+
+export interface DocumentPage {
+  results: Document[]
+  offset: number
+  limit: number
+  total: number
+}
+
+export function shape(doc: Document, fields: string[] | null, retrieveVectors: boolean): Document {
+  const withOrWithout = withVectors(doc, retrieveVectors)
+  return project(withOrWithout, fields === null ? null : retrieveVectors ? [...fields, '_vectors'] : fields)
+}
+
+export function canonicalId(raw: string | number): string | null {
+  try {
+    return externalId(typeof raw === 'string' && /^-?\d+$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : raw)
+  } catch {
+    return null
+  }
+}
+
+export async function readPage(store: DocumentStore, index: { id: number; primaryKey: string | null }, settings: () => Settings, features: Features, q: DocumentQuery): Promise<DocumentPage> {
+  const indexId = index.id
+  const expr = parseFilter(q.filter, 'invalid_document_filter')
+  if (expr !== null) checkFilterable(expr, settings().filterableAttributes, 'invalid_document_filter', { containsFilter: features.isEnabled('containsFilter') })
+  const out = (docs: Document[], total: number): DocumentPage => ({
+    results: docs.map((d) => shape(d, q.fields, q.retrieveVectors)), offset: q.offset, limit: q.limit, total,
+  })
+  if (q.ids === null && expr === null) {
+    return out(store.getMany(indexId, store.page(indexId, q.offset, q.limit)), store.count(indexId))
+  }
+  // With ids or a filter, every candidate is checked; results stay in insertion order.
+  let wanted: Set<string> | null = null
+  if (q.ids !== null) wanted = new Set(q.ids.flatMap((id) => { const c = canonicalId(id); return c === null ? [] : [c] }))
+  const picked: Document[] = []
+  let total = 0
+  for await (const [, doc] of store.scan(indexId)) {
+    if (wanted !== null && (index.primaryKey === null || !wanted.has(String(valueAt(doc, index.primaryKey))))) continue
+    if (expr !== null && !matches(expr, doc)) continue
+    if (total >= q.offset && picked.length < q.limit) picked.push(doc)
+    total++
+  }
+  return out(picked, total)
+}
+
+export function documentNotFound(id: string): TesseraError {
+  return new TesseraError('document_not_found', `Document \`${id}\` not found.`)
+}

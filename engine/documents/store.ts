@@ -1,0 +1,271 @@
+/**
+ * The document store. Per index (keyed by its internal id): documents under internal document ids (u32, in
+ * insertion order), external id → internal id, and a state record (live ids bitmap, next id, field distribution,
+ * raw size). Readers use the published state only.
+ *
+ * A batch edits a `DocumentDraft`. New documents get fresh internal ids and are written ("staged") in chunks as
+ * the batch goes, so a huge payload never sits in memory whole; they are invisible until the batch's final atomic
+ * commit adds them to the live set and maps their external ids. Replaced, updated and deleted documents are
+ * written in that final commit. A crash or an abandoned batch leaves staged rows above the committed `nextDocId`;
+ * `dropStaged` removes them.
+ */
+import roaring from 'roaring'
+import { Store, keys, encode, decode, type WriteOp } from '../storage/index.js'
+import type { Document } from '../payload/documents.js'
+
+const { RoaringBitmap32 } = roaring
+type Bitmap = InstanceType<typeof RoaringBitmap32>
+
+export interface DocState {
+  nextDocId: number
+  live: Bitmap
+  /** Top-level field → number of documents that have it. */
+  fields: Map<string, number>
+  /** Bytes of all stored documents. */
+  rawSize: number
+}
+
+interface StoredState {
+  nextDocId: number
+  live: Uint8Array
+  fields: [string, number][]
+  rawSize: number
+}
+
+const stateKey = (indexId: number) => keys.indexKey(indexId)
+const docKey = (indexId: number, docid: number) => keys.indexKey(indexId, keys.u32(docid))
+const extKey = (indexId: number, ext: string) => keys.indexKey(indexId, ext)
+
+/** Staged rows are flushed once this many bytes wait. */
+const STAGE_FLUSH_BYTES = 8 << 20
+
+export class DocumentStore {
+  private readonly states = new Map<number, DocState>()
+
+  constructor(private readonly store: Store) {}
+
+  state(indexId: number): DocState {
+    let state = this.states.get(indexId)
+    if (!state) {
+      const raw = this.store.get('documents', stateKey(indexId))
+      if (raw) {
+        const s = decode<StoredState>(raw)
+        state = { nextDocId: s.nextDocId, live: RoaringBitmap32.deserialize(Buffer.from(s.live), 'portable'), fields: new Map(s.fields), rawSize: s.rawSize }
+      } else {
+        state = { nextDocId: 0, live: new RoaringBitmap32(), fields: new Map(), rawSize: 0 }
+      }
+      this.states.set(indexId, state)
+    }
+    return state
+  }
+
+  count(indexId: number): number {
+    return this.state(indexId).live.size
+  }
+
+  /** The published document with this external id. */
+  get(indexId: number, ext: string): Document | undefined {
+    const raw = this.store.get('externalIds', extKey(indexId, ext))
+    if (!raw) return undefined
+    const docid = keys.readU32(raw)
+    if (!this.state(indexId).live.has(docid)) return undefined
+    const doc = this.store.get('documents', docKey(indexId, docid))
+    return doc ? decode<Document>(doc) : undefined
+  }
+
+  /** Published documents by internal id, in that order. */
+  getMany(indexId: number, docids: number[]): Document[] {
+    return this.store.getMany('documents', docids.map((d) => docKey(indexId, d))).flatMap((raw) => (raw ? [decode<Document>(raw)] : []))
+  }
+
+  /** Internal ids of live documents, `offset`/`limit` in insertion order. */
+  page(indexId: number, offset: number, limit: number): number[] {
+    const live = this.state(indexId).live
+    const out: number[] = []
+    for (let i = offset; i < live.size && out.length < limit; i++) out.push(live.select(i)!)
+    return out
+  }
+
+  /** Every live document in insertion order, read in chunks. */
+  async *scan(indexId: number): AsyncGenerator<[number, Document]> {
+    const live = this.state(indexId).live
+    const range = keys.indexRange(indexId)
+    for await (const [key, value] of this.store.scan('documents', { gte: docKey(indexId, 0), lt: range.lt })) {
+      const docid = keys.readU32(key, 4)
+      if (live.has(docid)) yield [docid, decode<Document>(value)]
+    }
+  }
+
+  draft(indexId: number): DocumentDraft {
+    return new DocumentDraft(this.store, indexId, this.state(indexId))
+  }
+
+  /** Make a committed draft visible (synchronously: readers see all of it or none). */
+  publish(draft: DocumentDraft): void {
+    this.states.set(draft.indexId, draft.result())
+  }
+
+  /** Forget the cached state of an index whose data is gone. */
+  forget(indexId: number): void {
+    this.states.delete(indexId)
+  }
+
+  /** Drop staged rows left above the committed state (after a crash or an abandoned batch). */
+  async dropStaged(indexId: number): Promise<void> {
+    const committed = this.store.get('documents', stateKey(indexId))
+    const next = committed ? decode<StoredState>(committed).nextDocId : 0
+    this.states.delete(indexId)
+    await this.store.clearRange('documents', docKey(indexId, next), keys.indexRange(indexId).lt)
+  }
+
+  /** Internal ids that have a state record (indexes with documents), for start-up cleanup. */
+  async indexesWithDocuments(): Promise<number[]> {
+    const ids: number[] = []
+    for await (const key of this.store.scanKeys('documents')) if (key.length === 4) ids.push(keys.readU32(key))
+    return ids
+  }
+}
+
+function topLevelFields(doc: Document): string[] {
+  return Object.keys(doc).filter((k) => k !== '_vectors')
+}
+
+export class DocumentDraft {
+  private readonly live: Bitmap
+  private nextDocId: number
+  private readonly fields: Map<string, number>
+  private rawSize: number
+  /** external id → internal id (null: deleted) changed by this batch. */
+  private readonly ext = new Map<string, number | null>()
+  /** New versions of documents that were live before the batch (written in the final commit). */
+  private readonly rewritten = new Map<number, Buffer | null>()
+  /** Staged new documents not yet flushed. */
+  private staged: WriteOp[] = []
+  private stagedBytes = 0
+  private readonly stagedInMemory = new Map<number, Buffer>()
+  private readonly liveBefore: Bitmap
+
+  constructor(private readonly store: Store, readonly indexId: number, base: DocState) {
+    this.live = base.live.clone()
+    this.liveBefore = base.live
+    this.nextDocId = base.nextDocId
+    this.fields = new Map(base.fields)
+    this.rawSize = base.rawSize
+  }
+
+  get count(): number {
+    return this.live.size
+  }
+
+  lookup(ext: string): number | undefined {
+    if (this.ext.has(ext)) return this.ext.get(ext) ?? undefined
+    const raw = this.store.get('externalIds', extKey(this.indexId, ext))
+    if (!raw) return undefined
+    const docid = keys.readU32(raw)
+    return this.live.has(docid) ? docid : undefined
+  }
+
+  private readEncoded(docid: number): Buffer | undefined {
+    if (this.rewritten.has(docid)) return this.rewritten.get(docid) ?? undefined
+    return this.stagedInMemory.get(docid) ?? this.store.get('documents', docKey(this.indexId, docid))
+  }
+
+  read(docid: number): Document | undefined {
+    const raw = this.readEncoded(docid)
+    return raw ? decode<Document>(raw) : undefined
+  }
+
+  private account(doc: Document | undefined, size: number, sign: 1 | -1): void {
+    if (!doc) return
+    this.rawSize += sign * size
+    for (const f of topLevelFields(doc)) {
+      const n = (this.fields.get(f) ?? 0) + sign
+      if (n > 0) this.fields.set(f, n)
+      else this.fields.delete(f)
+    }
+  }
+
+  /** Store `doc` under `ext`, replacing any previous version. */
+  async put(ext: string, doc: Document): Promise<void> {
+    const encoded = encode(doc)
+    const existing = this.lookup(ext)
+    if (existing !== undefined) {
+      const old = this.readEncoded(existing)
+      this.account(old && decode<Document>(old), old?.byteLength ?? 0, -1)
+      this.account(doc, encoded.byteLength, 1)
+      if (this.liveBefore.has(existing)) this.rewritten.set(existing, encoded)
+      else await this.stage(existing, encoded)
+      return
+    }
+    const docid = this.nextDocId++
+    this.ext.set(ext, docid)
+    this.live.add(docid)
+    this.account(doc, encoded.byteLength, 1)
+    await this.stage(docid, encoded)
+  }
+
+  private async stage(docid: number, encoded: Buffer): Promise<void> {
+    this.staged.push({ column: 'documents', key: docKey(this.indexId, docid), value: encoded })
+    this.stagedInMemory.set(docid, encoded)
+    this.stagedBytes += encoded.byteLength
+    if (this.stagedBytes >= STAGE_FLUSH_BYTES) await this.flush()
+  }
+
+  /** Write staged documents (invisible until the final commit). */
+  async flush(): Promise<void> {
+    if (this.staged.length === 0) return
+    const ops = this.staged
+    this.staged = []
+    this.stagedBytes = 0
+    await this.store.commit(ops)
+    this.stagedInMemory.clear()
+  }
+
+  /** Delete the document with this external id; false when there is none. */
+  delete(ext: string): boolean {
+    const docid = this.lookup(ext)
+    if (docid === undefined) return false
+    const old = this.readEncoded(docid)
+    this.account(old && decode<Document>(old), old?.byteLength ?? 0, -1)
+    this.ext.set(ext, null)
+    this.live.remove(docid)
+    this.rewritten.set(docid, null)
+    this.stagedInMemory.delete(docid)
+    return true
+  }
+
+  /** Every document of the draft in insertion order (staged ones flushed first, rewritten ones as rewritten). */
+  async *scan(): AsyncGenerator<[string | null, number, Document]> {
+    await this.flush()
+    const range = keys.indexRange(this.indexId)
+    for await (const [key, value] of this.store.scan('documents', { gte: docKey(this.indexId, 0), lt: range.lt })) {
+      const docid = keys.readU32(key, 4)
+      if (!this.live.has(docid)) continue
+      const rewritten = this.rewritten.get(docid)
+      yield [null, docid, decode<Document>(rewritten ?? value)]
+    }
+  }
+
+  /** Live internal ids in this draft. */
+  liveIds(): number[] {
+    return this.live.toArray()
+  }
+
+  /** The writes that make the draft durable and visible, for the batch's atomic commit (after `flush`). */
+  finalOps(): WriteOp[] {
+    const ops: WriteOp[] = [...this.staged]
+    for (const [ext, docid] of this.ext) {
+      ops.push(docid === null ? { column: 'externalIds', key: extKey(this.indexId, ext) } : { column: 'externalIds', key: extKey(this.indexId, ext), value: keys.u32(docid) })
+    }
+    for (const [docid, encoded] of this.rewritten) {
+      ops.push(encoded === null ? { column: 'documents', key: docKey(this.indexId, docid) } : { column: 'documents', key: docKey(this.indexId, docid), value: encoded })
+    }
+    const state: StoredState = { nextDocId: this.nextDocId, live: this.live.serialize('portable'), fields: [...this.fields], rawSize: this.rawSize }
+    ops.push({ column: 'documents', key: stateKey(this.indexId), value: encode(state) })
+    return ops
+  }
+
+  result(): DocState {
+    return { nextDocId: this.nextDocId, live: this.live, fields: this.fields, rawSize: this.rawSize }
+  }
+}
