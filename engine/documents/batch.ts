@@ -11,7 +11,7 @@ import { runJob } from '../pool/jobs.js'
 import type { Features } from '../features/index.js'
 import type { PayloadFiles } from '../payload/files.js'
 import type { Document } from '../payload/documents.js'
-import { applySettingsUpdate, readSettings, settingsWriteOps, type Settings } from '../settings/index.js'
+import { applySettingsUpdate, readSettings, settingsUpdateCreatesIndex, settingsWriteOps, type ReindexKind, type Settings } from '../settings/index.js'
 import { checkFilterable, matches, parseFilter } from '../filter/index.js'
 import type { DocumentAddition, Details, Micros, Task } from '../tasks/types.js'
 import type { DocumentDraft, DocumentStore } from './store.js'
@@ -44,6 +44,11 @@ export class DocumentBatch {
   private readonly drafts = new Map<number, { uid: string; draft: DocumentDraft }>()
   private readonly settings = new Map<number, Settings>()
   private readonly settingUids = new Map<number, string[]>()
+  /**
+   * The reindexing each index's settings changes require (searchable, filterable, ...). Nothing is derived from
+   * settings yet; the search issues apply exactly this work when they add the inverted and facet indexes.
+   */
+  readonly reindex = new Map<number, Set<ReindexKind>>()
   /** Payload files to remove once the batch is committed. */
   readonly consumedPayloads: string[] = []
 
@@ -82,9 +87,13 @@ export class DocumentBatch {
     try {
       const op = task.operation
       if (op.type === 'settingsUpdate') {
-        const meta = this.deps.draft.ensure(uid, null, this.deps.now).meta
-        const { settings } = applySettingsUpdate(this.settingsOf(meta), op.update)
+        // Updates create a missing index; resets (DELETE routes) fail on one, as Meilisearch's do.
+        const meta = settingsUpdateCreatesIndex(op.update) ? this.deps.draft.ensure(uid, null, this.deps.now).meta : this.existing(uid)
+        const { settings, reindex } = applySettingsUpdate(this.settingsOf(meta), op.update)
         this.settings.set(meta.id, settings)
+        const plan = this.reindex.get(meta.id) ?? new Set<ReindexKind>()
+        for (const kind of reindex) plan.add(kind)
+        this.reindex.set(meta.id, plan)
         this.settingUids.set(meta.id, [meta.uid])
         return task.details
       }

@@ -1,53 +1,259 @@
 /**
- * STUB — to be replaced by the settings helper. Contract: index settings, their defaults, validation, application
- * and storage. Routes validate synchronously (`validateSettings`), the scheduler applies (`applySettingsUpdate`)
- * inside a batch and writes (`settingsWriteOps`); GET shows `settingsView`; task details show `settingsDetails`.
+ * Index settings: defaults, validation, application and storage. Routes validate synchronously
+ * (`validateSettings`), the scheduler applies (`applySettingsUpdate`, pure) inside a batch and writes
+ * (`settingsWriteOps`, one record per index); GET shows `settingsView`; task details show `settingsDetails`.
+ *
+ * Synchronous 400s are what Meilisearch rejects before registering the task: every deserialization error, the
+ * experimental-feature gates (`chat` → `chatCompletions`; `composite`, `searchEmbedder`, `indexingEmbedder` →
+ * `compositeEmbedders`) and the embedder checks of the update itself. Task errors (thrown by
+ * `applySettingsUpdate`) are what depends on the stored settings: disabling binary quantization, more than 256
+ * embedders, an embedder whose merged settings break its source's rules, `minWordSizeForTypos` out of order
+ * after merging, a zero chat `documentTemplateMaxBytes`.
+ *
+ * Secrets: an embedder's `apiKey` is masked in GET bodies and task details as Meilisearch's `hide_secret` does
+ * (`XXX...` under 10 bytes; else the first 2, 3 or 5 characters and `XXXX...`, `XXXXX...`, `XXXXXX...` for under
+ * 20, under 30, and longer keys). Sub-embedders' keys are masked too.
  */
-import type { Store, WriteOp } from '../storage/index.js'
+import { TesseraError } from '../errors/index.js'
+import { keys, encode, decode, type Store, type WriteOp } from '../storage/index.js'
 import type { Details } from '../tasks/types.js'
-import type { Features } from '../features/index.js'
+import { applyEmbedder, maskEmbedder, ordered as orderedEmbedder, type EmbedderUpdate } from './embedders.js'
+import {
+  DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, SETTINGS_FIELDS, clone, deepEqual, defaultSettings, isObject, setKey, sortedMap,
+  type ChatSettings, type EmbedderSettings, type ReindexKind, type Settings, type SettingsField, type SettingsUpdate,
+} from './types.js'
+import { minWordSizeMessage } from './validate.js'
 
-/** The full settings of an index (every field present). */
-export type Settings = Record<string, unknown> & { filterableAttributes: unknown[]; displayedAttributes: string[]; distinctAttribute: string | null }
+export { validateSettings, SUB_ROUTES, FIELD_CODES, rankingRuleError } from './validate.js'
+export { maskSecret, embedderKind } from './embedders.js'
+export {
+  DEFAULT_SETTINGS, DEFAULT_RANKING_RULES, DEFAULT_DOCUMENT_TEMPLATE, SETTINGS_FIELDS, defaultSettings,
+  type Settings, type SettingsUpdate, type SettingsField, type ReindexKind, type FilterableAttributeRule,
+  type FilterableAttributesPatterns, type TypoTolerance, type Faceting, type Pagination, type LocalizedAttributesRule,
+  type EmbedderSettings, type EmbedderKind, type ChatSettings, type ChatSearchParameters,
+} from './types.js'
 
-/** A validated update: fields absent stay, `null` resets to the default. */
-export type SettingsUpdate = Record<string, unknown>
+const MAX_EMBEDDERS = 256
 
-/** Which reindexing work a change requires (the search issues apply exactly that). */
-export type ReindexKind = 'searchable' | 'filterable' | 'sortable' | 'distinct' | 'stopWords' | 'separators' | 'dictionary' | 'synonyms' | 'typo' | 'proximity' | 'prefix' | 'embedders' | 'localizedAttributes'
-
-export const DEFAULT_SETTINGS: Settings = { filterableAttributes: [], displayedAttributes: ['*'], distinctAttribute: null }
-
-/**
- * Validate a settings body. `route` is the sub-route name (e.g. `filterable-attributes`) when the body is one
- * field's value, or null for the whole-settings object. Throws TesseraError (400) on the first failing field.
- */
-export function validateSettings(body: unknown, route: string | null, features: Features): SettingsUpdate {
-  void body; void route; void features
-  throw new Error('not implemented')
-}
-
-export function applySettingsUpdate(current: Settings, update: SettingsUpdate): { settings: Settings; reindex: ReindexKind[] } {
-  void current; void update
-  throw new Error('not implemented')
-}
-
-/** The GET body (whole settings), secrets masked. */
-export function settingsView(settings: Settings): Record<string, unknown> {
-  return settings
-}
-
-/** A settingsUpdate task's details: the submitted settings, secrets masked. */
-export function settingsDetails(update: SettingsUpdate): Details {
+/** A DELETE of the whole settings: every field back to its default. Never creates the index. */
+export function resetAllUpdate(): SettingsUpdate {
+  const update: SettingsUpdate = { __deletion: true }
+  for (const field of SETTINGS_FIELDS) (update as Record<string, unknown>)[field] = null
   return update
 }
 
-export function readSettings(store: Store, indexId: number): Settings {
-  void store; void indexId
-  return DEFAULT_SETTINGS
+/** A DELETE of one sub-route: that field back to its default. Never creates the index. */
+export function resetFieldUpdate(field: SettingsField): SettingsUpdate {
+  return { [field]: null, __deletion: true } as SettingsUpdate
 }
 
-export function settingsWriteOps(indexId: number, settings: Settings): WriteOp[] {
-  void indexId; void settings
-  return []
+/**
+ * Whether applying this update may create a missing index. Updates (PATCH /settings, PUT/PATCH of a sub-route)
+ * do; resets by DELETE do not: Meilisearch registers those with `is_deletion` and the task fails with
+ * `index_not_found` when the index is missing.
+ */
+export function settingsUpdateCreatesIndex(update: SettingsUpdate): boolean {
+  return update.__deletion !== true
 }
+
+// ---- application -------------------------------------------------------------------------------------------------
+
+function wildcard(list: string[]): string[] {
+  return list.includes('*') ? ['*'] : [...list]
+}
+
+function applyTypo(current: Settings['typoTolerance'], update: Record<string, unknown> | null): Settings['typoTolerance'] {
+  const defaults = defaultSettings().typoTolerance
+  if (update === null) return defaults
+  const next = clone(current)
+  for (const [key, value] of Object.entries(update)) {
+    if (key === 'minWordSizeForTypos') {
+      if (value === null) { next.minWordSizeForTypos = { ...defaults.minWordSizeForTypos }; continue }
+      for (const [k, v] of Object.entries(value as Record<string, number | null>)) {
+        const size = k as 'oneTypo' | 'twoTypos'
+        next.minWordSizeForTypos[size] = v === null ? defaults.minWordSizeForTypos[size] : v
+      }
+      continue
+    }
+    ;(next as unknown as Record<string, unknown>)[key] = value === null ? clone((defaults as unknown as Record<string, unknown>)[key]) : clone(value)
+  }
+  const { oneTypo, twoTypos } = next.minWordSizeForTypos
+  if (oneTypo > twoTypos) throw new TesseraError('invalid_settings_typo_tolerance', minWordSizeMessage(oneTypo, twoTypos))
+  return next
+}
+
+function applyFaceting(current: Settings['faceting'], update: Record<string, unknown> | null): Settings['faceting'] {
+  const defaults = defaultSettings().faceting
+  if (update === null) return defaults
+  const next = clone(current)
+  if ('maxValuesPerFacet' in update) next.maxValuesPerFacet = update.maxValuesPerFacet === null ? defaults.maxValuesPerFacet : (update.maxValuesPerFacet as number)
+  if ('sortFacetValuesBy' in update) {
+    // Meilisearch's OrderByMap: `*` is alphanumeric unless given, then the given facets.
+    const order = { ...defaults.sortFacetValuesBy } as Record<string, 'alpha' | 'count'>
+    if (update.sortFacetValuesBy !== null) for (const [k, v] of Object.entries(update.sortFacetValuesBy as Record<string, 'alpha' | 'count'>)) setKey(order, k, v)
+    next.sortFacetValuesBy = sortedMap(order)
+  }
+  return next
+}
+
+function applyChat(current: ChatSettings, update: Record<string, unknown> | null): ChatSettings {
+  const defaults = defaultSettings().chat
+  if (update === null) return defaults
+  const next = clone(current)
+  for (const [key, value] of Object.entries(update)) {
+    if (key === 'searchParameters') {
+      if (value === null) { next.searchParameters = {}; continue }
+      const params = next.searchParameters as Record<string, unknown>
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        if (v === null) delete params[k]
+        else params[k] = clone(v)
+      }
+      const orderedParams: Record<string, unknown> = {}
+      for (const k of ['hybrid', 'limit', 'sort', 'distinct', 'matchingStrategy', 'attributesToSearchOn', 'rankingScoreThreshold']) if (k in params) orderedParams[k] = params[k]
+      next.searchParameters = orderedParams
+      continue
+    }
+    ;(next as unknown as Record<string, unknown>)[key] = value === null ? (defaults as unknown as Record<string, unknown>)[key] : value
+  }
+  if (next.documentTemplateMaxBytes === 0) throw new TesseraError('invalid_settings_index_chat', '`.chat.documentTemplateMaxBytes`: `documentTemplateMaxBytes` cannot be zero')
+  return next
+}
+
+function applyEmbedders(current: Record<string, EmbedderSettings>, update: Record<string, EmbedderUpdate | null> | null): { embedders: Record<string, EmbedderSettings>; changed: boolean } {
+  if (update === null) return { embedders: {}, changed: Object.keys(current).length > 0 }
+  const next: Record<string, EmbedderSettings> = {}
+  for (const [name, e] of Object.entries(current)) setKey(next, name, e)
+  let changed = false
+  for (const [name, e] of Object.entries(update)) {
+    const existing = Object.prototype.hasOwnProperty.call(next, name) ? next[name] : undefined
+    if (e === null) {
+      if (existing) { delete next[name]; changed = true }
+      continue
+    }
+    const { embedder, reembed } = applyEmbedder(name, existing, e)
+    setKey(next, name, embedder)
+    if (reembed) changed = true
+  }
+  const count = Object.keys(next).length
+  if (count > MAX_EMBEDDERS) throw new TesseraError('invalid_settings_embedders', `Too many embedders in the configuration. Found ${count}, but limited to ${MAX_EMBEDDERS}.`)
+  return { embedders: sortedMap(next), changed }
+}
+
+/** The fields named by custom `attr:asc|desc` ranking rules (they are faceted, like sortable attributes). */
+function customRuleFields(rules: string[]): string[] {
+  return rules.filter((r) => /:(asc|desc)$/.test(r)).map((r) => r.slice(0, r.lastIndexOf(':'))).sort()
+}
+
+/**
+ * Apply a validated update to the stored settings. Pure: returns the new settings and the reindexing the change
+ * requires. Throws TesseraError for the failures that depend on the stored settings (the task then fails and
+ * nothing is stored).
+ */
+export function applySettingsUpdate(current: Settings, update: SettingsUpdate): { settings: Settings; reindex: ReindexKind[] } {
+  const old = { ...defaultSettings(), ...current }
+  const next: Settings = clone(old)
+  const defaults = defaultSettings()
+  let embeddersChanged = false
+  for (const field of SETTINGS_FIELDS) {
+    if (!(field in update) || update[field] === undefined) continue
+    const value = update[field]
+    switch (field) {
+      case 'displayedAttributes': case 'searchableAttributes':
+        next[field] = value === null ? ['*'] : wildcard(value as string[])
+        break
+      case 'typoTolerance': next.typoTolerance = applyTypo(old.typoTolerance, value as Record<string, unknown> | null); break
+      case 'faceting': next.faceting = applyFaceting(old.faceting, value as Record<string, unknown> | null); break
+      case 'pagination':
+        next.pagination = value === null || (value as { maxTotalHits?: number | null }).maxTotalHits === null
+          ? defaults.pagination
+          : { maxTotalHits: (value as { maxTotalHits?: number }).maxTotalHits ?? old.pagination.maxTotalHits }
+        break
+      case 'embedders': {
+        const r = applyEmbedders(old.embedders, value as Record<string, EmbedderUpdate | null> | null)
+        next.embedders = r.embedders
+        embeddersChanged = r.changed
+        break
+      }
+      case 'chat': next.chat = applyChat(old.chat, value as Record<string, unknown> | null); break
+      default:
+        ;(next as unknown as Record<string, unknown>)[field] = value === null ? clone((defaults as unknown as Record<string, unknown>)[field]) : clone(value)
+    }
+  }
+  const changed = (f: SettingsField) => !deepEqual(old[f], next[f])
+  const reindex: ReindexKind[] = []
+  if (changed('searchableAttributes')) reindex.push('searchable')
+  if (changed('filterableAttributes') || changed('facetSearch')) reindex.push('filterable')
+  if (changed('sortableAttributes') || !deepEqual(customRuleFields(old.rankingRules), customRuleFields(next.rankingRules))) reindex.push('sortable')
+  if (changed('distinctAttribute')) reindex.push('distinct')
+  if (changed('stopWords')) reindex.push('stopWords')
+  if (changed('separatorTokens') || changed('nonSeparatorTokens')) reindex.push('separators')
+  if (changed('dictionary')) reindex.push('dictionary')
+  if (changed('synonyms')) reindex.push('synonyms')
+  if (!deepEqual(old.typoTolerance.disableOnAttributes, next.typoTolerance.disableOnAttributes) || old.typoTolerance.disableOnNumbers !== next.typoTolerance.disableOnNumbers) reindex.push('typo')
+  if (changed('proximityPrecision')) reindex.push('proximity')
+  if (changed('prefixSearch')) reindex.push('prefix')
+  if (embeddersChanged) reindex.push('embedders')
+  if (changed('localizedAttributes')) reindex.push('localizedAttributes')
+  return { settings: next, reindex }
+}
+
+// ---- views -------------------------------------------------------------------------------------------------------
+
+function maskedEmbedders(embedders: Record<string, EmbedderSettings | EmbedderUpdate | null>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [name, e] of Object.entries(embedders)) setKey(out, name, e === null ? null : maskEmbedder(orderedEmbedder(e)))
+  return out
+}
+
+/** One field as its sub-route's GET shows it (embedders' secrets masked). */
+export function settingsFieldView(settings: Settings, field: SettingsField): unknown {
+  const value = { ...defaultSettings(), ...settings }[field]
+  return field === 'embedders' ? maskedEmbedders(value as Record<string, EmbedderSettings>) : value
+}
+
+/**
+ * The GET body (whole settings), secrets masked. `chat` is shown only when `options.chat` is set (Meilisearch
+ * shows it only with the `chatCompletions` feature on).
+ */
+export function settingsView(settings: Settings, options: { chat?: boolean } = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const field of SETTINGS_FIELDS) {
+    if (field === 'chat' && !options.chat) continue
+    out[field] = settingsFieldView(settings, field)
+  }
+  return out
+}
+
+/**
+ * A settingsUpdate task's details: the submitted settings, secrets masked, in Meilisearch's key order. A reset of
+ * displayedAttributes or searchableAttributes shows `["*"]`, as Meilisearch serializes it.
+ */
+export function settingsDetails(update: SettingsUpdate): Details {
+  const out: Details = {}
+  for (const field of SETTINGS_FIELDS) {
+    if (!(field in update) || update[field] === undefined) continue
+    const value = update[field]
+    if ((field === 'displayedAttributes' || field === 'searchableAttributes') && value === null) out[field] = ['*']
+    else if (field === 'embedders' && isObject(value)) out[field] = maskedEmbedders(value as Record<string, EmbedderUpdate | null>)
+    else out[field] = value
+  }
+  return out
+}
+
+// ---- storage -----------------------------------------------------------------------------------------------------
+
+const settingsKey = (indexId: number) => keys.indexKey(indexId, 'settings')
+
+/** The settings of an index: defaults for an index with nothing stored (and for fields added since). */
+export function readSettings(store: Store, indexId: number): Settings {
+  const raw = store.get('settings', settingsKey(indexId))
+  if (!raw) return defaultSettings()
+  return { ...defaultSettings(), ...decode<Partial<Settings>>(raw) }
+}
+
+/** The write that stores an index's settings (one record), to commit with the task. */
+export function settingsWriteOps(indexId: number, settings: Settings): WriteOp[] {
+  return [{ column: 'settings', key: settingsKey(indexId), value: encode(settings) }]
+}
+
+export { DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES }

@@ -7,6 +7,7 @@
 import roaring from 'roaring'
 import { TesseraError, toErrorObject } from '../errors/index.js'
 import { DocumentBatch, BatchAborted } from '../documents/batch.js'
+import { settingsUpdateCreatesIndex } from '../settings/index.js'
 import type { DocumentStore } from '../documents/store.js'
 import type { PayloadFiles } from '../payload/files.js'
 import type { Features } from '../features/index.js'
@@ -50,7 +51,7 @@ export function batchClassOf(task: Task): BatchClass {
     case 'documentAdditionOrUpdate': return { kind: 'documentAddition', primaryKey: op.primaryKey, allowIndexCreation: op.allowIndexCreation }
     case 'documentDeletion':
       return 'clear' in op ? { kind: 'documentClear' } : 'ids' in op ? { kind: 'documentDeletionByIds' } : { kind: 'documentDeletionByFilter' }
-    case 'settingsUpdate': return { kind: 'settings', allowIndexCreation: true }
+    case 'settingsUpdate': return { kind: 'settings', allowIndexCreation: settingsUpdateCreatesIndex(op.update) }
     default: return { kind: 'alone' }
   }
 }
