@@ -26,7 +26,9 @@ export function kindOf(value: unknown): string {
 }
 
 export function invalidType(code: ErrorCode, path: Path, expected: string, value: unknown): TesseraError {
-  return new TesseraError(code, `Invalid value type${where(path)}: expected ${expected}, but found ${kindOf(value)}: \`${JSON.stringify(value)}\``)
+  // deserr names null without quoting it: `... but found null`.
+  const found = value === null ? 'null' : `${kindOf(value)}: \`${JSON.stringify(value)}\``
+  return new TesseraError(code, `Invalid value type${where(path)}: expected ${expected}, but found ${found}`)
 }
 
 export function invalidValue(code: ErrorCode, path: Path, message: string): TesseraError {

@@ -131,7 +131,7 @@ t.test('whole-settings body', async (t) => {
 
 t.test('element types', async (t) => {
   t.strictSame(whole({ displayedAttributes: ['a', 1] }), { code: 'invalid_settings_displayed_attributes', message: 'Invalid value type at `.displayedAttributes[1]`: expected a string, but found a positive integer: `1`' })
-  t.strictSame(sub('stop-words', ['a', null]), { code: 'invalid_settings_stop_words', message: 'Invalid value type at `[1]`: expected a string, but found null: `null`' })
+  t.strictSame(sub('stop-words', ['a', null]), { code: 'invalid_settings_stop_words', message: 'Invalid value type at `[1]`: expected a string, but found null' })
   t.strictSame(whole({ synonyms: { puppy: 'dog' } }), { code: 'invalid_settings_synonyms', message: 'Invalid value type at `.synonyms.puppy`: expected an array, but found a string: `"dog"`' })
   t.strictSame(sub('synonyms', { puppy: [1] }), { code: 'invalid_settings_synonyms', message: 'Invalid value type at `.puppy[0]`: expected a string, but found a positive integer: `1`' })
   t.strictSame(whole({ searchCutoffMs: -1 }), { code: 'invalid_settings_search_cutoff_ms', message: 'Invalid value type at `.searchCutoffMs`: expected a positive integer, but found a negative integer: `-1`' })
