@@ -1,12 +1,26 @@
 /**
- * STUB — to be replaced by the payload helper. Contract:
- *
  * Document payloads (JSON array or single object, NDJSON, CSV with `name:type` header annotations) are written to a
- * payload file as they arrive; then `validatePayloadFile` reads the file once (in a worker), checks every document
- * and reports the count and byte ranges holding whole documents; processing later parses each range with
- * `parsePayloadChunk` (in a worker), so neither step needs the whole payload in memory.
+ * payload file as they arrive; then `validatePayloadFile` reads the file once, a block at a time (bounded memory;
+ * meant for a worker), checks every document with Meilisearch's errors and reports the count and the byte ranges
+ * ("chunks", ~4 MB, at document boundaries) holding whole documents; processing later parses each range with
+ * `parsePayloadChunk`, so neither step needs the whole payload in memory.
+ *
+ * Meilisearch's behaviours kept on purpose:
+ * - only a 0-byte payload is `missing_payload`; a blank `json` payload is an EOF error, a blank `ndjson` or `csv`
+ *   payload holds 0 documents;
+ * - `json`: whatever follows a complete top-level array is not read (serde's sequence visitor stops at `]`);
+ *   after a single object only whitespace may follow (`trailing characters`);
+ * - `ndjson` values are separated by any whitespace (or nothing), as serde_json's stream deserializer reads them;
+ * - nesting is limited as serde_json limits it (the 128th nested array/object: `recursion limit exceeded`), a number
+ *   beyond f64 is `number out of range`, invalid UTF-8 in a string is `invalid unicode code point`.
  */
+import { stat } from 'node:fs/promises'
 import type { PayloadFormat } from '../tasks/types.js'
+import { parseCsvChunk, validateCsvFile, type CsvHeader } from './csv.js'
+import { parseJsonChunk, validateJsonFile } from './json-stream.js'
+import { DEFAULT_BLOCK_SIZE, readRange } from './window.js'
+
+export type { CsvHeader } from './csv.js'
 
 export type Document = Record<string, unknown>
 
@@ -21,12 +35,43 @@ export interface PayloadSource {
   csvDelimiter: string
 }
 
-export async function validatePayloadFile(source: PayloadSource): Promise<PayloadValidation> {
-  void source
-  throw new Error('not implemented')
+export interface PayloadValidationOptions {
+  /** Target size of a chunk in bytes (a chunk ends at the first document boundary past it). Default 4 MiB. */
+  chunkSize?: number
+  /** Bytes read at a time. Default 1 MiB. */
+  blockSize?: number
+}
+
+export const DEFAULT_CHUNK_SIZE = 4 << 20
+
+export function missingPayloadMessage(format: PayloadFormat): string {
+  return `A ${format} payload is missing.`
+}
+
+export async function validatePayloadFile(source: PayloadSource, options: PayloadValidationOptions = {}): Promise<PayloadValidation> {
+  const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK_SIZE)
+  const blockSize = Math.max(1, options.blockSize ?? DEFAULT_BLOCK_SIZE)
+  const { size } = await stat(source.path)
+  if (size === 0) return { ok: false, code: 'missing_payload', message: missingPayloadMessage(source.format) }
+  if (source.format === 'csv') {
+    const r = await validateCsvFile(source.path, source.csvDelimiter || ',', chunkSize, blockSize)
+    return r.ok ? r : { ok: false, code: 'malformed_payload', message: r.message }
+  }
+  const r = await validateJsonFile(source.path, source.format, chunkSize, blockSize)
+  return r.ok ? r : { ok: false, code: 'malformed_payload', message: r.message }
 }
 
 export async function parsePayloadChunk(source: PayloadSource & { start: number; end: number; csvHeader?: unknown }): Promise<Document[]> {
-  void source
-  throw new Error('not implemented')
+  const bytes = await readRange(source.path, source.start, source.end)
+  return parsePayloadBytes(bytes, source)
+}
+
+/** `parsePayloadChunk` on bytes already in memory. */
+export function parsePayloadBytes(bytes: Buffer, source: { format: PayloadFormat; csvDelimiter: string; csvHeader?: unknown }): Document[] {
+  if (source.format === 'csv') {
+    const header = source.csvHeader as CsvHeader | undefined
+    if (!header || !Array.isArray(header.names) || !Array.isArray(header.types)) throw new Error('parsePayloadChunk: a csv chunk needs the csvHeader from validatePayloadFile')
+    return parseCsvChunk(bytes, source.csvDelimiter || ',', header)
+  }
+  return parseJsonChunk(bytes, source.format) as Document[]
 }

@@ -34,7 +34,7 @@ const isHex = (c: number) => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x6
  * is a byte offset `p` (one past the offending byte, or the end of input for EOF errors): line = 1 + newlines
  * before `p`, column = bytes between the last newline before `p` and `p`. Null when no error is found.
  */
-function serdeSyntaxError(b: Uint8Array): string | null {
+export function serdeSyntaxError(b: Uint8Array): string | null {
   const n = b.length
   let i = 0
   const at = (kind: string, p: number): string => {
