@@ -15,7 +15,8 @@ import { applySettingsUpdate, readSettings, settingsUpdateCreatesIndex, settings
 import { checkFilterable, matches, parseFilter } from '../filter/index.js'
 import type { DocumentAddition, Details, Micros, Task } from '../tasks/types.js'
 import type { DocumentDraft, DocumentStore } from './store.js'
-import { documentId, externalId, inferPrimaryKey } from './ids.js'
+import { documentId, inferPrimaryKey } from './ids.js'
+import { canonicalId } from './read.js'
 import { validateVectors } from './vectors.js'
 
 export interface BatchDeps {
@@ -105,9 +106,8 @@ export class DocumentBatch {
           const docs = this.docs(meta)
           let deleted = 0
           for (const id of op.ids) {
-            let ext: string
-            try { ext = externalId(typeof id === 'string' && /^-?\d+$/.test(id) ? Number(id) : id) } catch { continue }
-            if (docs.delete(ext)) deleted++
+            const ext = canonicalId(id)
+            if (ext !== null && docs.delete(ext)) deleted++
           }
           return { ...task.details, deletedDocuments: deleted }
         }

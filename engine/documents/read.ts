@@ -31,7 +31,8 @@ export function shape(doc: Document, fields: string[] | null, retrieveVectors: b
 
 export function canonicalId(raw: string | number): string | null {
   try {
-    return externalId(typeof raw === 'string' && /^-?\d+$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : raw)
+    // A string id is used as given ("01" is not 1); an integer prints in decimal, as it is stored.
+    return externalId(raw)
   } catch {
     return null
   }

@@ -195,3 +195,14 @@ t.test('documents survive a restart', async (t) => {
   await addAndWait(server.url, 'keep', [{ id: 3, a: 'z' }])
   t.same((await call(`${server.url}/indexes/keep/documents?fields=id`)).body.results, [{ id: 1 }, { id: 2 }, { id: 3 }], 'new documents come after')
 })
+
+t.test('string ids are used as given; integer ids print in decimal', async (t) => {
+  const server = await serverFor(t)
+  await addAndWait(server.url, 'ids', [{ id: 1, v: 'int' }, { id: '01', v: 'str' }, { id: -7, v: 'neg' }])
+  t.same((await call(`${server.url}/indexes/ids/documents/1`)).body, { id: 1, v: 'int' })
+  t.same((await call(`${server.url}/indexes/ids/documents/01`)).body, { id: '01', v: 'str' })
+  t.same((await call(`${server.url}/indexes/ids/documents/-7`)).body, { id: -7, v: 'neg' })
+  const res = await call(`${server.url}/indexes/ids/documents/delete-batch`, { method: 'POST', json: ['01', -7] })
+  t.same((await waitTask(server.url, res.body.taskUid)).details, { providedIds: 2, deletedDocuments: 2, originalFilter: null })
+  t.same((await call(`${server.url}/indexes/ids/documents`)).body.results, [{ id: 1, v: 'int' }])
+})
