@@ -32,7 +32,7 @@ export interface EngineOptions {
   /** Data directory (RocksDB lives in `<path>/db`). */
   path: string
   pool?: WorkerPool
-  log?: (msg: string) => void
+  log?: (msg: string, level?: 'INFO' | 'ERROR') => void
   /** Test hook: hold each batch this long in `processing` before applying it. */
   batchDelayMs?: number
 }
@@ -81,7 +81,7 @@ export class Engine {
       // The interrupted batch was never recorded: the next batch takes its uid, so batch uids stay contiguous.
       const abandoned = Math.min(...interrupted.map((t) => t.batchUid ?? Infinity))
       if (abandoned === queue.nextBatchUid - 1) queue.nextBatchUid = abandoned
-      await store.commit([...requeued.map((t) => queue.putOp(t)), queue.nextBatchUidOp()])
+      store.commitNow([...requeued.map((t) => queue.putOp(t)), queue.nextBatchUidOp()])
       interrupted.forEach((t, i) => queue.replaced(t, requeued[i]!))
       options.log?.(`re-running ${interrupted.length} task(s) interrupted while processing`)
     }
@@ -146,7 +146,7 @@ export class Engine {
     const task = await this.queue.register({
       type, indexUid: null,
       details: { matchedTasks: matched.size, [countKey]: null, originalFilter },
-      operation: { type, tasks: matched.serialize('portable'), originalFilter },
+      operation: { type, tasks: Buffer.from(matched.serialize('portable')).toString('base64'), originalFilter },
     })
     return { task, matched }
   }

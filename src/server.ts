@@ -31,7 +31,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     log.warn('no master key is set: every route is open (use --master-key in production)')
   }
   const pool = createWorkerPool(config.maxIndexingThreads)
-  const engine = await Engine.open({ path: resolve(config.dbPath), pool, log: (m) => log.info(m), batchDelayMs: config.testBatchDelayMs })
+  const engine = await Engine.open({ path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), batchDelayMs: config.testBatchDelayMs })
   const adapter = chooseAdapter(config.httpAdapter, log)
   const listening = await adapter.listen(config.httpAddr.host, config.httpAddr.port, createHandler(engine, config, log))
   let closing: Promise<void> | null = null

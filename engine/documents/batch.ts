@@ -132,9 +132,24 @@ export class DocumentBatch {
     let primaryKey = meta.primaryKey
     let received = 0
     const docs = this.docs(meta)
-    for (const [start, end] of op.chunks) {
-      if (this.deps.signal.aborted) throw new BatchAborted()
-      const chunk: Document[] = await runJob(this.deps.pool, 'parsePayloadChunk', { ...source, start, end, csvHeader: op.csvHeader })
+    // The next chunk is parsed in the pool while this thread stores the current one.
+    const parse = (i: number): Promise<Document[]> | null => {
+      const range = op.chunks[i]
+      if (!range) return null
+      const parsed = runJob(this.deps.pool, 'parsePayloadChunk', { ...source, start: range[0], end: range[1], csvHeader: op.csvHeader }).then((text) => JSON.parse(text) as Document[])
+      // A prefetched chunk may fail while the batch is already failing for another reason: never unhandled.
+      parsed.catch(() => {})
+      return parsed
+    }
+    let next = parse(0)
+    for (let i = 0; next !== null; i++) {
+      const pending = next
+      next = parse(i + 1)
+      if (this.deps.signal.aborted) {
+        await Promise.allSettled([pending, next])
+        throw new BatchAborted()
+      }
+      const chunk = await pending
       for (const doc of chunk) {
         if (primaryKey === null) {
           primaryKey = op.primaryKey ?? inferPrimaryKey(doc)
@@ -190,9 +205,9 @@ export class DocumentBatch {
     for (const [id, { draft }] of this.drafts) {
       if (!this.stillLive(id)) continue
       await draft.flush()
-      ops.push(...draft.finalOps())
+      for (const op of draft.finalOps()) ops.push(op)
     }
-    for (const [id, settings] of this.settings) if (this.stillLive(id)) ops.push(...settingsWriteOps(id, settings))
+    for (const [id, settings] of this.settings) if (this.stillLive(id)) for (const op of settingsWriteOps(id, settings)) ops.push(op)
     return ops
   }
 

@@ -32,6 +32,13 @@ interface StoredState {
   rawSize: number
 }
 
+/**
+ * Documents are stored as JSON text: it round-trips every key (msgpackr renames `__proto__`), and V8's JSON is as
+ * fast as any binary codec for plain objects.
+ */
+export const encodeDocument = (doc: Document): Buffer => Buffer.from(JSON.stringify(doc))
+export const decodeDocument = (raw: Uint8Array): Document => JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8')) as Document
+
 const stateKey = (indexId: number) => keys.indexKey(indexId)
 const docKey = (indexId: number, docid: number) => keys.indexKey(indexId, keys.u32(docid))
 const extKey = (indexId: number, ext: string) => keys.indexKey(indexId, ext)
@@ -70,12 +77,12 @@ export class DocumentStore {
     const docid = keys.readU32(raw)
     if (!this.state(indexId).live.has(docid)) return undefined
     const doc = this.store.get('documents', docKey(indexId, docid))
-    return doc ? decode<Document>(doc) : undefined
+    return doc ? decodeDocument(doc) : undefined
   }
 
   /** Published documents by internal id, in that order. */
   getMany(indexId: number, docids: number[]): Document[] {
-    return this.store.getMany('documents', docids.map((d) => docKey(indexId, d))).flatMap((raw) => (raw ? [decode<Document>(raw)] : []))
+    return this.store.getMany('documents', docids.map((d) => docKey(indexId, d))).flatMap((raw) => (raw ? [decodeDocument(raw)] : []))
   }
 
   /** Internal ids of live documents, `offset`/`limit` in insertion order. */
@@ -92,7 +99,7 @@ export class DocumentStore {
     const range = keys.indexRange(indexId)
     for await (const [key, value] of this.store.scan('documents', { gte: docKey(indexId, 0), lt: range.lt })) {
       const docid = keys.readU32(key, 4)
-      if (live.has(docid)) yield [docid, decode<Document>(value)]
+      if (live.has(docid)) yield [docid, decodeDocument(value)]
     }
   }
 
@@ -172,7 +179,7 @@ export class DocumentDraft {
 
   read(docid: number): Document | undefined {
     const raw = this.readEncoded(docid)
-    return raw ? decode<Document>(raw) : undefined
+    return raw ? decodeDocument(raw) : undefined
   }
 
   private account(doc: Document | undefined, size: number, sign: 1 | -1): void {
@@ -187,11 +194,11 @@ export class DocumentDraft {
 
   /** Store `doc` under `ext`, replacing any previous version. */
   async put(ext: string, doc: Document): Promise<void> {
-    const encoded = encode(doc)
+    const encoded = encodeDocument(doc)
     const existing = this.lookup(ext)
     if (existing !== undefined) {
       const old = this.readEncoded(existing)
-      this.account(old && decode<Document>(old), old?.byteLength ?? 0, -1)
+      this.account(old && decodeDocument(old), old?.byteLength ?? 0, -1)
       this.account(doc, encoded.byteLength, 1)
       if (this.liveBefore.has(existing)) this.rewritten.set(existing, encoded)
       else await this.stage(existing, encoded)
@@ -226,7 +233,7 @@ export class DocumentDraft {
     const docid = this.lookup(ext)
     if (docid === undefined) return false
     const old = this.readEncoded(docid)
-    this.account(old && decode<Document>(old), old?.byteLength ?? 0, -1)
+    this.account(old && decodeDocument(old), old?.byteLength ?? 0, -1)
     this.ext.set(ext, null)
     this.live.remove(docid)
     this.rewritten.set(docid, null)
@@ -242,7 +249,7 @@ export class DocumentDraft {
       const docid = keys.readU32(key, 4)
       if (!this.live.has(docid)) continue
       const rewritten = this.rewritten.get(docid)
-      yield [null, docid, decode<Document>(rewritten ?? value)]
+      yield [null, docid, decodeDocument(rewritten ?? value)]
     }
   }
 

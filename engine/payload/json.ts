@@ -9,7 +9,12 @@ export type JsonParse = { ok: true; value: unknown } | { ok: false; empty: boole
 export function parseJsonText(text: string): JsonParse {
   if (text.trim() === '') return { ok: false, empty: true, message: '' }
   try {
-    return { ok: true, value: JSON.parse(text) }
+    const value = JSON.parse(text)
+    // serde_json refuses the 128th nested array or object; so do we (deep values would also overflow the stack of
+    // everything that walks them later).
+    const tooDeep = recursionLimitAt(text)
+    if (tooDeep !== null) return { ok: false, empty: false, message: tooDeep }
+    return { ok: true, value }
   } catch (err) {
     return { ok: false, empty: false, message: serdeSyntaxError(Buffer.from(text, 'utf8')) ?? describeSyntaxError(text, (err as Error).message) }
   }
@@ -17,6 +22,30 @@ export function parseJsonText(text: string): JsonParse {
 
 export function parseJsonBytes(bytes: Uint8Array): JsonParse {
   return parseJsonText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'))
+}
+
+const RECURSION_LIMIT = 128
+
+/** `recursion limit exceeded at line L column C` when some value nests 128 arrays/objects deep, else null. */
+function recursionLimitAt(text: string): string | null {
+  let depth = 0
+  let inString = false
+  let line = 1
+  let lineStart = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++
+      else if (c === 0x22) inString = false
+      continue
+    }
+    if (c === 0x22) inString = true
+    else if (c === 0x0a) { line++; lineStart = i + 1 }
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth >= RECURSION_LIMIT) return `recursion limit exceeded at line ${line} column ${Buffer.byteLength(text.slice(lineStart, i + 1))}`
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return null
 }
 
 const EOF_VALUE = 'EOF while parsing a value'

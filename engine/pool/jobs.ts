@@ -3,21 +3,25 @@
  * runs them inline when it has no pool (see `runJob`).
  */
 import { parseJsonBytes, type JsonParse } from '../payload/json.js'
-import { parsePayloadChunk, validatePayloadFile, type Document, type PayloadSource, type PayloadValidation } from '../payload/documents.js'
+import { parsePayloadChunk, validatePayloadFile, type PayloadSource, type PayloadValidation } from '../payload/documents.js'
 import type { WorkerPool } from './index.js'
 
 export const jobs = {
-  /** Parse (and so validate) a JSON body. */
-  parseJson(input: { bytes: Uint8Array }): JsonParse {
-    return parseJsonBytes(input.bytes)
+  /**
+   * Validate a JSON body (the value itself is not sent back: values cross threads through msgpackr, which renames
+   * `__proto__` keys, so the caller parses a body this job has found valid).
+   */
+  validateJson(input: { bytes: Uint8Array }): { ok: true } | Extract<JsonParse, { ok: false }> {
+    const parsed = parseJsonBytes(input.bytes)
+    return parsed.ok ? { ok: true } : parsed
   },
   /** Read a stored document payload once: count its documents, find chunk boundaries, report the first fault. */
   validatePayload(input: PayloadSource): Promise<PayloadValidation> {
     return validatePayloadFile(input)
   },
-  /** The documents of one chunk of a stored payload. */
-  parsePayloadChunk(input: PayloadSource & { start: number; end: number; csvHeader?: unknown }): Promise<Document[]> {
-    return parsePayloadChunk(input)
+  /** The documents of one chunk of a stored payload, as JSON text (see `validateJson` for why not objects). */
+  async parsePayloadChunk(input: PayloadSource & { start: number; end: number; csvHeader?: unknown }): Promise<string> {
+    return JSON.stringify(await parsePayloadChunk(input))
   },
 }
 

@@ -15,7 +15,7 @@
  * 20, under 30, and longer keys). Sub-embedders' keys are masked too.
  */
 import { TesseraError } from '../errors/index.js'
-import { keys, encode, decode, type Store, type WriteOp } from '../storage/index.js'
+import { keys, type Store, type WriteOp } from '../storage/index.js'
 import type { Details } from '../tasks/types.js'
 import { applyEmbedder, maskEmbedder, ordered as orderedEmbedder, type EmbedderUpdate } from './embedders.js'
 import {
@@ -248,12 +248,13 @@ const settingsKey = (indexId: number) => keys.indexKey(indexId, 'settings')
 export function readSettings(store: Store, indexId: number): Settings {
   const raw = store.get('settings', settingsKey(indexId))
   if (!raw) return defaultSettings()
-  return { ...defaultSettings(), ...decode<Partial<Settings>>(raw) }
+  // JSON, not msgpack: user-named keys (synonyms, embedders, headers) must round-trip as they are, `__proto__` included.
+  return { ...defaultSettings(), ...(JSON.parse(raw.toString('utf8')) as Partial<Settings>) }
 }
 
 /** The write that stores an index's settings (one record), to commit with the task. */
 export function settingsWriteOps(indexId: number, settings: Settings): WriteOp[] {
-  return [{ column: 'settings', key: settingsKey(indexId), value: encode(settings) }]
+  return [{ column: 'settings', key: settingsKey(indexId), value: Buffer.from(JSON.stringify(settings)) }]
 }
 
 export { DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES }

@@ -39,6 +39,8 @@ export class Store {
   private nextCommitId = 1
   private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>()
   private closed = false
+  /** Set when the writer thread died: every later commit fails instead of waiting forever. */
+  private writerDead: Error | null = null
 
   private constructor(path: string, db: RocksHandle, writer: Worker) {
     this.path = path
@@ -54,8 +56,8 @@ export class Store {
         else w.resolve()
       }
     })
-    writer.on('error', (err) => this.failAll(err))
-    writer.on('exit', () => this.failAll(new Error('storage writer stopped')))
+    writer.on('error', (err) => { this.writerDead = err; this.failAll(err) })
+    writer.on('exit', () => { this.writerDead ??= new Error('storage writer stopped'); this.failAll(this.writerDead) })
   }
 
   static async open(path: string): Promise<Store> {
@@ -89,6 +91,7 @@ export class Store {
   /** Apply `ops` atomically; resolves once they are on disk (WAL fsynced). */
   commit(ops: WriteOp[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('storage is closed'))
+    if (this.writerDead) return Promise.reject(this.writerDead)
     if (ops.length === 0) return Promise.resolve()
     const encoded = packr.pack(ops.map((op) => [COLUMN_INDEX.get(op.column)!, op.key, op.value ?? null]))
     // Copy into an ArrayBuffer of its own so it can be transferred instead of cloned.
@@ -99,6 +102,28 @@ export class Store {
       this.waiting.set(id, { resolve, reject })
       this.writer.postMessage({ id, ops: owned }, [owned.buffer])
     })
+  }
+
+  /**
+   * Apply `ops` atomically and durably on the calling thread, before returning. The scheduler commits batches this
+   * way so that the write and the publication of the new in-memory view happen in the same tick: no reader can see
+   * a batch on disk that is not yet published (or the other way round).
+   */
+  commitNow(ops: WriteOp[]): void {
+    if (this.closed) throw new Error('storage is closed')
+    if (ops.length === 0) return
+    const batch = this.db.batch()
+    try {
+      for (const op of ops) {
+        const key = Buffer.from(op.key.buffer, op.key.byteOffset, op.key.byteLength)
+        const column = this.column(op.column)
+        if (op.value === undefined) batch.del(key, { column })
+        else batch.put(key, Buffer.from(op.value.buffer, op.value.byteOffset, op.value.byteLength), { column })
+      }
+      batch._writeSync({ sync: true })
+    } finally {
+      batch._closeSync()
+    }
   }
 
   get(column: Column, key: Uint8Array): Buffer | undefined {

@@ -2,7 +2,14 @@
  * The task queue: durable registration (group-committed by the storage writer), reads, and the in-memory
  * indexes of tasks and batches used by filters and by the scheduler.
  */
-import { Store, keys, encode, decode, type WriteOp } from '../storage/index.js'
+import { Store, keys, type WriteOp } from '../storage/index.js'
+
+/**
+ * Tasks and batches are stored as JSON text: their details and settings updates carry user-named keys, which must
+ * round-trip exactly (msgpackr renames `__proto__`).
+ */
+const encode = (value: Task | Batch): Buffer => Buffer.from(JSON.stringify(value))
+const decode = <T>(raw: Uint8Array): T => JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8')) as T
 import { TaskIndex, newBitmap, paginate, type Bitmap } from './task-index.js'
 import type { Batch, Details, Micros, Operation, Task, TaskType } from './types.js'
 import type { Page, TaskFilter } from './query.js'

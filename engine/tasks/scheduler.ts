@@ -36,7 +36,7 @@ export interface SchedulerDeps {
 export interface SchedulerOptions {
   /** Test hook: wait this long after marking a batch processing, before applying it. */
   batchDelayMs?: number
-  log?: (msg: string) => void
+  log?: (msg: string, level?: 'INFO' | 'ERROR') => void
 }
 
 interface Selection {
@@ -118,7 +118,7 @@ export class Scheduler {
         }
       }
     } catch (err) {
-      this.options.log?.(`scheduler error: ${(err as Error).stack ?? err}`)
+      this.options.log?.(`scheduler error: ${(err as Error).stack ?? err}`, 'ERROR')
     } finally {
       this.running = false
     }
@@ -148,53 +148,92 @@ export class Scheduler {
     return { tasks: tasks.filter((t) => chosen.has(t.uid)), strategy: picked.strategy }
   }
 
+  /**
+   * Run one batch. The scheduler's own writes (processing mark, requeue, final commit) are synchronous on this
+   * thread (`commitNow`), each immediately followed by the in-memory update, so readers never see disk and memory
+   * disagree. A failure that is not the batch's own (the disk, a bug) fails the batch's tasks instead of leaving
+   * them `processing`.
+   */
   private async process(selection: Selection): Promise<void> {
     const batchUid = this.queue.nextBatchUid++
     const startedAt = nowMicros()
     const abort = new AbortController()
     this.current = { uids: newBitmap(selection.tasks.map((t) => t.uid)), abort }
+    let processing: Task[] = selection.tasks
+    let outcome: ComputedBatch | null = null
+    let committed = false
     try {
       // 1. Mark the tasks processing (durably: a crash from here on re-runs them at start-up).
-      const processing = selection.tasks.map((t): Task => ({ ...t, status: 'processing', batchUid, startedAt }))
-      await this.store.commit([...processing.map((t) => this.queue.putOp(t)), this.queue.nextBatchUidOp()])
+      processing = selection.tasks.map((t): Task => ({ ...t, status: 'processing', batchUid, startedAt }))
+      this.store.commitNow([...processing.map((t) => this.queue.putOp(t)), this.queue.nextBatchUidOp()])
       selection.tasks.forEach((t, i) => this.queue.replaced(t, processing[i]!))
       this.queue.batchStarted(makeBatch(batchUid, processing, startedAt, null, selection.strategy))
 
       if (this.options.batchDelayMs) await sleep(this.options.batchDelayMs, abort.signal)
 
       // 2. Compute the effects.
-      const outcome = abort.signal.aborted ? null : await this.compute(processing, batchUid, abort.signal)
+      outcome = abort.signal.aborted ? null : await this.compute(processing, batchUid, abort.signal)
       if (abort.signal.aborted || !outcome) {
         await outcome?.abandon()
         // A cancelation targets this batch: nothing was applied; the tasks wait again and get canceled next.
         const requeued = processing.map((t): Task => ({ ...t, status: 'enqueued', batchUid: null, startedAt: null }))
         // The abandoned batch is never recorded: the next batch takes its uid, so batch uids stay contiguous.
         if (this.queue.nextBatchUid === batchUid + 1) this.queue.nextBatchUid = batchUid
-        await this.store.commit([...requeued.map((t) => this.queue.putOp(t)), this.queue.nextBatchUidOp()])
+        this.store.commitNow([...requeued.map((t) => this.queue.putOp(t)), this.queue.nextBatchUidOp()])
         processing.forEach((t, i) => this.queue.replaced(t, requeued[i]!))
         this.queue.batchAbandoned(batchUid)
         return
       }
+      const ops = await outcome.prepare()
 
-      // 3. Commit effects + final task states + batch record atomically, then publish.
+      // 3. Commit effects + final task states + batch record atomically, and publish in the same tick.
       const finishedAt = nowMicros()
       // The batch's members (its own tasks, and the tasks a cancelation cancels) take the batch's dates; task
       // history rewritten by a rename or swap keeps its own.
       const members = outcome.finals.filter((t) => t.batchUid === batchUid)
       for (const t of members) { t.startedAt = startedAt; t.finishedAt = finishedAt }
       const batch = makeBatch(batchUid, members, startedAt, finishedAt, selection.strategy)
-      await this.store.commit([...outcome.ops, ...outcome.finals.map((t) => this.queue.putOp(t)), this.queue.putBatchOp(batch)])
+      const all = ops
+      for (const t of outcome.finals) all.push(this.queue.putOp(t))
+      all.push(this.queue.putBatchOp(batch))
+      this.store.commitNow(all)
+      committed = true
       outcome.publish()
-      for (const t of outcome.finals) {
-        const before = outcome.before.get(t.uid)!
-        this.queue.replaced(before, t)
-      }
+      for (const t of outcome.finals) this.queue.replaced(outcome.before.get(t.uid)!, t)
       this.queue.batchRecorded(batch)
       await outcome.afterCommit()
+    } catch (err) {
+      if (committed) {
+        this.options.log?.(`after batch ${batchUid}: ${(err as Error).stack ?? err}`, 'ERROR')
+        return
+      }
+      this.options.log?.(`batch ${batchUid} failed: ${(err as Error).stack ?? err}`, 'ERROR')
+      await outcome?.abandon().catch(() => {})
+      await this.failBatch(processing, batchUid, startedAt, selection.strategy, err)
     } finally {
       this.current = null
       this.queue.batchAbandoned(batchUid) // a no-op unless processing failed before the batch was recorded
     }
+  }
+
+  /** Record the batch's tasks as failed with `err` (an internal or storage error). */
+  private async failBatch(tasks: Task[], batchUid: number, startedAt: Micros, strategy: string, err: unknown): Promise<void> {
+    const error = toErrorObject(err)
+    const finishedAt = nowMicros()
+    const failed = tasks.map((t): Task => ({ ...t, status: 'failed', batchUid, startedAt, finishedAt, details: failedDetails(t.details), error }))
+    const batch = makeBatch(batchUid, failed, startedAt, finishedAt, strategy)
+    try {
+      this.store.commitNow([...failed.map((t) => this.queue.putOp(t)), this.queue.putBatchOp(batch), this.queue.nextBatchUidOp()])
+    } catch (again) {
+      // The storage refuses writes: stop scheduling rather than spin; the tasks run again after a restart.
+      this.options.log?.(`cannot record the failure of batch ${batchUid} (${(again as Error).message}): the scheduler stops`, 'ERROR')
+      this.stopped = true
+      return
+    }
+    const current = new Map(tasks.map((t) => [t.uid, this.queue.get(t.uid) ?? t]))
+    for (const t of failed) this.queue.replaced(current.get(t.uid)!, t)
+    this.queue.batchRecorded(batch)
+    for (const t of tasks) if (t.operation.type === 'documentAdditionOrUpdate') await this.deps.payloads.remove(t.operation.payload)
   }
 
   /** The batch's effects; null when it was aborted midway (nothing of it will be committed). */
@@ -214,10 +253,13 @@ export class Scheduler {
     const payloads = tasks.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))
     const removePayloads = async () => { for (const p of payloads) await this.deps.payloads.remove(p) }
     let renamer = -1
+    // An index deletion absorbs the document and settings tasks batched before it: they are not applied (the index
+    // goes anyway) and succeed having done nothing, as in Meilisearch.
+    const deletes = tasks[tasks.length - 1]!.operation.type === 'indexDeletion'
     try {
       for (const task of tasks) {
         if (DocumentBatch.handles(task)) {
-          finals.push(finish(task, 'succeeded', await documents.apply(task), null))
+          finals.push(finish(task, 'succeeded', deletes ? failedDetails(task.details) : await documents.apply(task), null))
           continue
         }
         const renamesBefore = ctx.renames.size
@@ -228,11 +270,11 @@ export class Scheduler {
     } catch (err) {
       await documents.abandon()
       if (signal.aborted || err instanceof BatchAborted) return null
-      if (!(err instanceof TesseraError)) this.options.log?.(`batch failed: ${(err as Error).stack ?? err}`)
+      if (!(err instanceof TesseraError)) this.options.log?.(`batch failed: ${(err as Error).stack ?? err}`, 'ERROR')
       // A failing document or settings task fails its whole batch, and nothing of the batch is applied.
       const error = toErrorObject(err)
       return {
-        ops: [],
+        prepare: async () => [],
         finals: tasks.map((t) => finish(t, 'failed', failedDetails(t.details), error)),
         before: new Map(tasks.map((t) => [t.uid, t])),
         publish: () => {},
@@ -240,7 +282,11 @@ export class Scheduler {
         abandon: async () => {},
       }
     }
-    const ops = [...draft.ops, ...(await documents.finalOps())]
+    const prepare = async () => {
+      const ops = draft.ops.slice()
+      for (const op of await documents.finalOps()) ops.push(op)
+      return ops
+    }
     const before = new Map<number, Task>(tasks.map((t) => [t.uid, t]))
     // Renames and swaps carry the task history along: earlier tasks now name the index by its new uid. The
     // renaming task itself and every later task keep the names they were registered with (Meilisearch rewrites
@@ -258,7 +304,7 @@ export class Scheduler {
       }
     }
     return {
-      ops,
+      prepare,
       finals,
       before,
       publish: () => {
@@ -276,7 +322,7 @@ export class Scheduler {
 
   private computeCancelation(task: Task, batchUid: number): ComputedBatch {
     const op = task.operation as Extract<Task['operation'], { type: 'taskCancelation' }>
-    const matched = RoaringBitmap32.deserialize(Buffer.from(op.tasks), 'portable')
+    const matched = RoaringBitmap32.deserialize(Buffer.from(op.tasks, 'base64'), 'portable')
     const cancelable = RoaringBitmap32.and(matched, this.queue.index.status('enqueued'))
     cancelable.remove(task.uid)
     const now = nowMicros()
@@ -284,7 +330,7 @@ export class Scheduler {
     const finals: Task[] = victims.map((v) => ({ ...finish(v, 'canceled', failedDetails(v.details), null), canceledBy: task.uid, batchUid, finishedAt: now }))
     finals.push(finish(task, 'succeeded', { ...task.details, canceledTasks: victims.length }, null))
     return {
-      ops: [],
+      prepare: async () => [],
       finals,
       before: new Map([...victims, task].map((t) => [t.uid, t])),
       publish: () => {},
@@ -301,7 +347,7 @@ export class Scheduler {
     const finals: Task[] = []
     for (const task of tasks) {
       const op = task.operation as Extract<Task['operation'], { type: 'taskDeletion' }>
-      const matched = RoaringBitmap32.deserialize(Buffer.from(op.tasks), 'portable')
+      const matched = RoaringBitmap32.deserialize(Buffer.from(op.tasks, 'base64'), 'portable')
       const deletable = RoaringBitmap32.and(matched, finished)
       deletable.andNotInPlace(doomed)
       doomed.orInPlace(deletable)
@@ -318,7 +364,7 @@ export class Scheduler {
     }
     for (const b of emptied) ops.push({ column: 'batches', key: keys.u32(b) })
     return {
-      ops,
+      prepare: async () => ops,
       finals,
       before: new Map(tasks.map((t) => [t.uid, t])),
       publish: () => {
@@ -332,7 +378,8 @@ export class Scheduler {
 }
 
 interface ComputedBatch {
-  ops: WriteOp[]
+  /** The effects' writes (flushing anything written ahead first). */
+  prepare(): Promise<WriteOp[]>
   /** Final states of the batch's tasks, plus any other task whose record the batch rewrites. */
   finals: Task[]
   before: Map<number, Task>

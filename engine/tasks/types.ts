@@ -28,8 +28,9 @@ export type Operation =
   | { type: 'indexUpdate'; primaryKey: string | null; newIndexUid: string | null }
   | { type: 'indexDeletion' }
   | { type: 'indexSwap'; swaps: IndexSwap[] }
-  | { type: 'taskCancelation'; tasks: Uint8Array; originalFilter: string }
-  | { type: 'taskDeletion'; tasks: Uint8Array; originalFilter: string }
+  /** `tasks`: the uids matched at registration, a portable roaring bitmap in base64. */
+  | { type: 'taskCancelation'; tasks: string; originalFilter: string }
+  | { type: 'taskDeletion'; tasks: string; originalFilter: string }
   | DocumentAddition
   | { type: 'documentDeletion'; ids: string[] }
   | { type: 'documentDeletion'; filter: unknown }

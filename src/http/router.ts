@@ -32,7 +32,11 @@ export class Router<C> {
       .map((route) => ({ route, params: matchSegments(route.segments, parts) }))
       .filter((c): c is { route: Route<C>; params: Record<string, string> } => c.params !== null)
       .sort((a, b) => staticScore(b.route) - staticScore(a.route))
+    // Only the most specific routes matching the path compete: `DELETE /indexes/x/documents/delete-batch` is a 405,
+    // not a deletion of the document `delete-batch`.
+    const best = candidates.length > 0 ? staticScore(candidates[0]!.route) : 0
     for (const { route, params } of candidates) {
+      if (staticScore(route) < best) break
       pathMatched = true
       if (route.method === method || (method === 'HEAD' && route.method === 'GET')) return { handler: route.handler, params }
     }

@@ -6,7 +6,7 @@ import type { DocumentQuery } from '../../engine/documents/read.js'
 import { decodedBody } from '../http/body.js'
 import { json } from '../http/json.js'
 import { booleanParam, expectObject, invalidParameter, invalidType, parseQuery, positiveIntegerParam, type JsonObject } from '../validation/deserr.js'
-import { indexUidFromPath } from '../validation/index-uid.js'
+import { decodePathSegment, indexUidFromPath } from '../validation/index-uid.js'
 import type { AppRouter, Ctx } from './context.js'
 
 const ACCEPTED = '`application/json`, `application/x-ndjson`, `text/csv`'
@@ -107,11 +107,11 @@ export function documentRoutes(router: AppRouter): void {
       const q = parseQuery(req.rawQuery, ['fields', 'retrieveVectors'])
       const fields = q.has('fields') ? list(q.get('fields')!) : null
       const retrieveVectors = q.has('retrieveVectors') ? booleanParam('invalid_document_retrieve_vectors', 'retrieveVectors', q.get('retrieveVectors')!) : false
-      return json(200, engine.getDocument(uid, decodeURIComponent(params.id!), fields, retrieveVectors))
+      return json(200, engine.getDocument(uid, decodePathSegment(params.id!), fields, retrieveVectors))
     })
     .on('DELETE', '/indexes/:uid/documents/:id', async ({ engine, params }) => {
       const uid = indexUidFromPath(params.uid!)
-      return json(202, await engine.deleteDocuments(uid, [decodeURIComponent(params.id!)]))
+      return json(202, await engine.deleteDocuments(uid, [decodePathSegment(params.id!)]))
     })
     .on('DELETE', '/indexes/:uid/documents', async ({ engine, params }) => json(202, await engine.clearDocuments(indexUidFromPath(params.uid!))))
     .on('POST', '/indexes/:uid/documents/delete-batch', async ({ engine, params, body }) => {

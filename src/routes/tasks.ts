@@ -2,11 +2,12 @@
 import { TesseraError } from '../../engine/errors/index.js'
 import { json } from '../http/json.js'
 import { parseListQuery, parseMutationQuery } from './task-params.js'
+import { decodePathSegment } from '../validation/index-uid.js'
 import type { AppRouter } from './context.js'
 
 function uidParam(raw: string, kind: 'Task' | 'Batch'): number {
   if (!/^\d+$/.test(raw) || Number(raw) > 0xffffffff) {
-    throw new TesseraError(kind === 'Task' ? 'invalid_task_uids' : 'invalid_batch_uids', `${kind} uid \`${decodeURIComponent(raw)}\` is invalid. It should only contain numeric characters.`)
+    throw new TesseraError(kind === 'Task' ? 'invalid_task_uids' : 'invalid_batch_uids', `${kind} uid \`${decodePathSegment(raw)}\` is invalid. It should only contain numeric characters.`)
   }
   return Number(raw)
 }

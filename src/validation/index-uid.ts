@@ -13,8 +13,12 @@ export function indexUidMessage(uid: string): string {
 
 /** Validate a uid taken from a path: the message has no location prefix. */
 export function indexUidFromPath(raw: string): string {
-  let uid: string
-  try { uid = decodeURIComponent(raw) } catch { uid = raw }
+  const uid = decodePathSegment(raw)
   if (!isValidIndexUid(uid)) throw new TesseraError('invalid_index_uid', indexUidMessage(uid))
   return uid
+}
+
+/** A path segment, percent-decoded; a malformed escape is kept as sent rather than failing the request. */
+export function decodePathSegment(raw: string): string {
+  try { return decodeURIComponent(raw) } catch { return raw }
 }

@@ -21,3 +21,10 @@ t.test('syntax errors read like serde_json', async (t) => {
   t.equal(message('{1: 2}'), 'key must be a string at line 1 column 2')
   t.equal(message('[1 2]'), 'expected `,` or `]` at line 1 column 4')
 })
+
+t.test('nesting is limited as serde_json limits it', async (t) => {
+  t.equal(parseJsonText('['.repeat(127) + ']'.repeat(127)).ok, true, '127 levels are fine')
+  t.same(parseJsonText('['.repeat(128) + ']'.repeat(128)), { ok: false, empty: false, message: 'recursion limit exceeded at line 1 column 128' })
+  t.same(parseJsonText(`{"filter": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`), { ok: false, empty: false, message: 'recursion limit exceeded at line 1 column 138' })
+  t.equal(parseJsonText('["' + '['.repeat(200) + '"]').ok, true, 'brackets inside strings do not count')
+})

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Engine } from '../../engine/index.js'
-import { Store, keys, encode } from '../../engine/storage/index.js'
+import { Store, keys } from '../../engine/storage/index.js'
 import type { Task } from '../../engine/tasks/types.js'
 
 function dataDir(t: { teardown(fn: () => void): void }): string {
@@ -47,7 +47,7 @@ t.test('tasks found processing at start-up are run again', async (t) => {
     uid: 0, batchUid: 0, indexUid: 'books', status: 'processing', type: 'indexCreation', canceledBy: null, details: { primaryKey: 'isbn' },
     error: null, enqueuedAt: 1, startedAt: 2, finishedAt: null, operation: { type: 'indexCreation', primaryKey: 'isbn' },
   }
-  await store.commit([{ column: 'tasks', key: keys.u32(0), value: encode(stuck) }])
+  await store.commit([{ column: 'tasks', key: keys.u32(0), value: Buffer.from(JSON.stringify(stuck)) }])
   await store.close()
   const engine = await Engine.open({ path })
   t.teardown(() => engine.close())

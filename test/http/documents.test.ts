@@ -206,3 +206,21 @@ t.test('string ids are used as given; integer ids print in decimal', async (t) =
   t.same((await waitTask(server.url, res.body.taskUid)).details, { providedIds: 2, deletedDocuments: 2, originalFilter: null })
   t.same((await call(`${server.url}/indexes/ids/documents`)).body.results, [{ id: 1, v: 'int' }])
 })
+
+t.test('every key round-trips, `__proto__` included; static routes win over ids', async (t) => {
+  const server = await serverFor(t)
+  const body = '[{"id":1,"__proto__":{"x":1},"constructor":"c"}]'
+  const res = await call(`${server.url}/indexes/keys/documents`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+  t.equal((await waitTask(server.url, res.body.taskUid)).status, 'succeeded')
+  const doc = await call(`${server.url}/indexes/keys/documents/1`)
+  t.equal(doc.text, '{"id":1,"__proto__":{"x":1},"constructor":"c"}')
+  const syn = await call(`${server.url}/indexes/keys/settings/synonyms`, { method: 'PUT', body: '{"__proto__":["proto"]}', headers: { 'content-type': 'application/json' } })
+  t.equal((await waitTask(server.url, syn.body.taskUid)).status, 'succeeded')
+  t.equal((await call(`${server.url}/indexes/keys/settings/synonyms`)).text, '{"__proto__":["proto"]}')
+  const wrong = await call(`${server.url}/indexes/keys/documents/delete-batch`, { method: 'DELETE' })
+  t.equal(wrong.status, 405, 'DELETE on delete-batch is not a deletion of a document named so')
+  t.equal((await call(`${server.url}/tasks/cancel`)).status, 405)
+  const bad = await call(`${server.url}/indexes/keys/documents/%E0%A4%A`)
+  t.equal(bad.status, 404, 'a malformed escape is not a server error')
+  t.equal((await call(`${server.url}/tasks/%ZZ`)).body.code, 'invalid_task_uids')
+})
