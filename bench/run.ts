@@ -1,18 +1,20 @@
 /**
- * `npm run bench`: the foundation benchmark of issue 2.
+ * `npm run bench`: the foundation benchmark of issue 2, and the documents benchmark of issue 3.
  *
  * Scenarios (each on both HTTP adapters, each in its own server process with a fresh data directory):
  * - `register`: durable task registration, `POST /indexes {"uid":"<unique>"}`, answered 202 once fsynced;
  * - `cancel`:   durable task registration that creates no index, `POST /tasks/cancel?uids=999999999` (200);
  * - `health`:   `GET /health`.
+ * - `documents`: payload acceptance (MB/s until the 202), indexing throughput (docs/s until `succeeded`) and the
+ *   server's peak RSS, for JSON, NDJSON and CSV payloads of a generated corpus (see documents.ts); uws only.
  * For the two registration scenarios, `GET /tasks?limit=1` must then report at least as many tasks as were
  * acknowledged, on the live server and again after SIGKILL and a restart on the same data directory.
  *
  * Writes bench/results/foundation.json and bench/results/foundation.md, and prints the Markdown.
  *
  *   npm run bench -- [--duration S] [--warmup S] [--connections N] [--max-requests N]
- *                    [--only register,cancel,health] [--adapters uws,node] [--client raw|node]
- *                    [--no-restart-check] [--data-dir DIR] [--out DIR]
+ *                    [--only register,cancel,health,documents] [--adapters uws,node] [--client raw|node]
+ *                    [--no-restart-check] [--data-dir DIR] [--out DIR] [--docs N] [--large] [--large-docs N]
  */
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -24,18 +26,27 @@ import {
   type BenchReport, type DurabilityCheck, type FsyncProbe, type ScenarioKind, type ScenarioResult,
 } from './report.js'
 import { ROOT, startServer, systemBusyMs, type Adapter, type BenchServer } from './server.js'
+import {
+  DEFAULT_DOCUMENTS_OPTIONS, DOCUMENTS_RUN_TITLES, DOCUMENTS_SERVER_ARGS, documentsRunKinds, runDocuments,
+  type DocumentsOptions, type DocumentsRunResult,
+} from './documents.js'
+import type { DocumentsReport } from './report.js'
+
+type RunKind = ScenarioKind | 'documents'
+const LOAD_KINDS = ['register', 'cancel', 'health'] as const
 
 interface Options {
   durationSeconds: number
   warmupSeconds: number
   connections: number
   maxRequests: number
-  kinds: ScenarioKind[]
+  kinds: RunKind[]
   adapters: Adapter[]
   client: ClientKind
   restartCheck: boolean
   dataDir: string
   outDir: string
+  documents: DocumentsOptions
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -43,12 +54,15 @@ const USAGE = `Usage: npm run bench -- [options]
   --warmup S            warm-up before each window, seconds (default 1)
   --connections N       concurrent keep-alive connections, one request in flight each (default 64)
   --max-requests N      end a window early after N successful requests (default 200000)
-  --only LIST           scenarios, comma-separated: register, cancel, health (default all)
+  --only LIST           scenarios, comma-separated: register, cancel, health, documents (default all)
   --adapters LIST       HTTP adapters, comma-separated: uws, node (default both)
   --client raw|node     load generator: minimal node:net client (default) or node:http Agent
   --no-restart-check    skip the SIGKILL + restart durability check after registration scenarios
   --data-dir DIR        parent of the servers' temporary data directories (default the OS temp dir)
-  --out DIR             where to write foundation.json and foundation.md (default bench/results)`
+  --out DIR             where to write foundation.json and foundation.md (default bench/results)
+  --docs N              documents scenario: documents in the generated corpus (default 100000)
+  --large               documents scenario: also ingest a large NDJSON corpus, streamed while generated
+  --large-docs N        documents in that large corpus (default 500000)`
 
 class UsageError extends Error {}
 
@@ -58,12 +72,13 @@ function parseOptions(argv: string[]): Options {
     warmupSeconds: 1,
     connections: 64,
     maxRequests: 200_000,
-    kinds: ['register', 'cancel', 'health'],
+    kinds: [...LOAD_KINDS, 'documents'],
     adapters: ['uws', 'node'],
     client: 'raw',
     restartCheck: true,
     dataDir: tmpdir(),
     outDir: join(ROOT, 'bench', 'results'),
+    documents: { ...DEFAULT_DOCUMENTS_OPTIONS },
   }
   const list = <T extends string>(flag: string, text: string, allowed: readonly T[]): T[] => {
     const items = text.split(',').map((s) => s.trim()).filter(Boolean)
@@ -80,6 +95,7 @@ function parseOptions(argv: string[]): Options {
     const arg = argv[i]!
     if (arg === '-h' || arg === '--help') { process.stdout.write(USAGE + '\n'); process.exit(0) }
     if (arg === '--no-restart-check') { options.restartCheck = false; continue }
+    if (arg === '--large') { options.documents.large = true; continue }
     const eq = arg.indexOf('=')
     const flag = arg.startsWith('--') ? (eq > 0 ? arg.slice(2, eq) : arg.slice(2)) : ''
     const value = (): string => {
@@ -93,11 +109,13 @@ function parseOptions(argv: string[]): Options {
       case 'warmup': { const v = value(); options.warmupSeconds = v === '0' ? 0 : positive(flag, v, false); break }
       case 'connections': options.connections = positive(flag, value(), true); break
       case 'max-requests': options.maxRequests = positive(flag, value(), true); break
-      case 'only': options.kinds = list(flag, value(), ['register', 'cancel', 'health'] as const); break
+      case 'only': options.kinds = list(flag, value(), [...LOAD_KINDS, 'documents'] as const); break
       case 'adapters': case 'adapter': options.adapters = list(flag, value(), ['uws', 'node'] as const); break
       case 'client': options.client = list(flag, value(), ['raw', 'node'] as const)[0]!; break
       case 'data-dir': options.dataDir = value(); break
       case 'out': options.outDir = value(); break
+      case 'docs': options.documents.documents = positive(flag, value(), true); break
+      case 'large-docs': options.documents.largeDocuments = positive(flag, value(), true); break
       default: throw new UsageError(`unknown argument \`${arg}\``)
     }
   }
@@ -253,6 +271,44 @@ async function runScenario(kind: ScenarioKind, adapter: Adapter, options: Option
   }
 }
 
+/**
+ * The documents scenario: each run (JSON, NDJSON, CSV, concurrent NDJSON, and the large NDJSON with --large)
+ * against its own fresh uws server and data directory. A failed run is reported, not thrown.
+ */
+async function runDocumentsScenario(options: Options, dataParent: string, quietBudget: { used: number }): Promise<DocumentsReport> {
+  const started = performance.now()
+  const runs: DocumentsRunResult[] = []
+  const adapter: Adapter = 'uws'
+  for (const kind of documentsRunKinds(options.documents)) {
+    const waited = await waitForQuiet(Math.min(5000, Math.max(0, 20_000 - quietBudget.used)))
+    quietBudget.used += waited
+    if (waited > 1000) process.stderr.write(`bench: waited ${(waited / 1000).toFixed(1)} s for other processes to quieten\n`)
+    process.stderr.write(`bench: documents, ${DOCUMENTS_RUN_TITLES[kind]} …`)
+    const dbPath = mkdtempSync(join(dataParent, `documents-${kind}-`))
+    const server = await startServer({ adapter, dbPath, args: DOCUMENTS_SERVER_ARGS })
+    let result: DocumentsRunResult
+    try {
+      result = await runDocuments(kind, server, options.documents, dataParent)
+      const logs = unexpectedLogs(server.logs())
+      if (logs) result.serverLogTail = logs
+      if (!server.isRunning()) result = { ...result, ok: false, error: `the server exited${result.error ? `; ${result.error}` : ''}` }
+    } finally {
+      await server.stop({ keepData: true })
+      rmSync(dbPath, { recursive: true, force: true })
+    }
+    const r = result
+    const f = (n: number | null, d = 1) => (n === null ? 'n/a' : n.toFixed(d))
+    if (r.ok) {
+      process.stderr.write(` ${(r.bytes / 1e6).toFixed(1)} MB accepted in ${f(r.acceptSeconds, 2)} s (${f(r.acceptMBps)} MB/s), indexed in ${f(r.indexSeconds, 2)} s (${Math.round(r.indexDocsPerSecond ?? 0)} docs/s), end to end ${Math.round(r.endToEndDocsPerSecond ?? 0)} docs/s, peak RSS ${f(r.memory.hwmMiB)} MiB\n`)
+    } else {
+      process.stderr.write(` FAILED: ${r.error}\n`)
+      if (r.serverLogTail) process.stderr.write(`bench: server log tail:\n${r.serverLogTail}\n`)
+    }
+    runs.push(result)
+  }
+  return { adapter, serverArgs: DOCUMENTS_SERVER_ARGS, options: options.documents, runs, totalSeconds: (performance.now() - started) / 1000 }
+}
+
 async function main(): Promise<void> {
   let options: Options
   try {
@@ -269,18 +325,19 @@ async function main(): Promise<void> {
   const filesystem = filesystemOf(dataParent)
   const scenarios: ScenarioResult[] = []
   let fsyncProbe: FsyncProbe | null = null
-  let quietBudgetUsed = 0
+  const quietBudget = { used: 0 }
+  let documents: DocumentsReport | null = null
   try {
     if (options.kinds.some((k) => k !== 'health')) {
       fsyncProbe = probeFsync(dataParent)
       process.stderr.write(`bench: append + fdatasync on ${filesystem}: p50 ${fsyncProbe.p50Ms.toFixed(2)} ms, p99 ${fsyncProbe.p99Ms.toFixed(2)} ms\n`)
     }
     // Both adapters of a scenario run back to back, so that their ratio compares like with like.
-    for (const kind of (['register', 'cancel', 'health'] as const).filter((k) => options.kinds.includes(k))) {
+    for (const kind of LOAD_KINDS.filter((k) => options.kinds.includes(k))) {
       for (const adapter of options.adapters) {
         // At most 5 s per scenario and 20 s per run, to stay within the run's time budget.
-        const waited = await waitForQuiet(Math.min(5000, Math.max(0, 20_000 - quietBudgetUsed)))
-        quietBudgetUsed += waited
+        const waited = await waitForQuiet(Math.min(5000, Math.max(0, 20_000 - quietBudget.used)))
+        quietBudget.used += waited
         if (waited > 1000) process.stderr.write(`bench: waited ${(waited / 1000).toFixed(1)} s for other processes to quieten\n`)
         process.stderr.write(`bench: ${SCENARIO_TITLES[kind]} on ${adapter} …`)
         const result = await runScenario(kind, adapter, options, dataParent)
@@ -289,17 +346,21 @@ async function main(): Promise<void> {
         scenarios.push(result)
       }
     }
+    if (options.kinds.includes('documents')) documents = await runDocumentsScenario(options, dataParent, quietBudget)
   } finally {
     rmSync(dataParent, { recursive: true, force: true })
   }
 
-  const notes = [
+  const loadKinds = LOAD_KINDS.filter((k) => options.kinds.includes(k))
+  const notes = loadKinds.length === 0 ? [] : [
     `The load generator is JavaScript running on the same ${machine.cpus} cores as the server, so it competes for CPU (see Client CPU): the absolute figures are lower bounds for this machine. The meaningful comparison is between adapters measured in this same run (the uws / node ratios).`,
     'Server CPU and Client CPU are CPU time over the window in % of one core, all threads included (event loop, libuv pool, RocksDB, worker pool), from /proc and process.cpuUsage(); Other CPU is every other process of the machine (from /proc/stat), which should be near 0 % for undisturbed figures.',
     `Registration is durable: the server answers only once the task is fsynced (group commit), so its throughput follows the disk's fsync latency, which on a virtual disk drifts between runs (see the fsync probe); compare registration figures across runs with that in mind. The scheduler also processes the registered tasks during the window (creating the indexes for POST /indexes), on the same cores.`,
     'p50/p99 are closed-loop latencies of the successful requests of the window (nearest rank), from write to the last byte of the reply.',
   ]
-  if (options.kinds.length < 3 || options.adapters.length < 2) notes.push(`Partial run: scenarios ${options.kinds.join(', ')}; adapters ${options.adapters.join(', ')}.`)
+  if (options.kinds.length < 4 || (loadKinds.length > 0 && options.adapters.length < 2)) {
+    notes.push(`Partial run: scenarios ${options.kinds.join(', ')}${loadKinds.length > 0 ? `; adapters ${options.adapters.join(', ')}` : ''}.`)
+  }
   if (scenarios.some((s) => s.serverLogTail)) notes.push('Some servers logged warnings or errors: see serverLogTail in foundation.json.')
 
   const report: BenchReport = {
@@ -317,6 +378,7 @@ async function main(): Promise<void> {
       restartCheck: options.restartCheck,
     },
     scenarios,
+    documents,
     ratios: computeRatios(scenarios),
     target: computeTarget(scenarios),
     notes,
@@ -327,6 +389,12 @@ async function main(): Promise<void> {
   process.stderr.write(`bench: wrote ${written.json} and ${written.md}\n`)
   // A failed durability check is a failed run.
   if (scenarios.some((s) => s.durability && !s.durability.consistent)) process.exitCode = 1
+  // So is a failed documents run (an error, a failed task, a wrong document count or content).
+  const failedDocuments = documents?.runs.filter((r) => !r.ok) ?? []
+  if (failedDocuments.length > 0) {
+    process.stderr.write(`bench: DOCUMENTS SCENARIO FAILED: ${failedDocuments.map((r) => `${r.id}: ${r.error}`).join(' | ')}\n`)
+    process.exitCode = 1
+  }
 }
 
 main().catch((err) => {

@@ -65,6 +65,8 @@ export interface BenchServer {
   pid: number
   /** Everything the server wrote to stderr so far (WARN and ERROR logs). */
   logs(): string
+  /** Whether the process is still running. */
+  isRunning(): boolean
   /** SIGTERM (SIGKILL after `graceMs`), wait for the exit; remove the data directory unless `keepData`. */
   stop(options?: { keepData?: boolean; graceMs?: number }): Promise<void>
   /** SIGKILL (a crash: no graceful shutdown) and wait for the exit. Keeps the data directory. */
@@ -103,6 +105,7 @@ export async function startServer(options: StartOptions): Promise<BenchServer> {
     dbPath,
     pid: proc.pid!,
     logs: launched.logs,
+    isRunning,
     async stop({ keepData = false, graceMs = 10_000 } = {}) {
       if (isRunning()) {
         proc.kill('SIGTERM')
