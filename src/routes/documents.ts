@@ -5,7 +5,7 @@ import { parseFilter } from '../../engine/filter/index.js'
 import type { DocumentQuery } from '../../engine/documents/read.js'
 import { decodedBody } from '../http/body.js'
 import { json } from '../http/json.js'
-import { booleanParam, expectObject, invalidParameter, invalidType, parseQuery, positiveIntegerParam, type JsonObject } from '../validation/deserr.js'
+import { booleanParam, expectObject, invalidParameter, invalidType, parseQuery, positiveIntegerParam, type JsonObject } from '../../engine/errors/deserr.js'
 import { decodePathSegment, indexUidFromPath } from '../validation/index-uid.js'
 import type { AppRouter, Ctx } from './context.js'
 

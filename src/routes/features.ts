@@ -5,7 +5,7 @@
  */
 import { FEATURE_NAMES, type FeatureName, type FeaturesPatch } from '../../engine/features/index.js'
 import { json } from '../http/json.js'
-import { at, expectObject, invalidType } from '../validation/deserr.js'
+import { at, expectObject, invalidType } from '../../engine/errors/deserr.js'
 import type { AppRouter } from './context.js'
 
 export function parseFeaturesPatch(body: unknown): FeaturesPatch {

@@ -2,7 +2,7 @@
 import { TesseraError } from '../../engine/errors/index.js'
 import type { IndexSwap } from '../../engine/tasks/types.js'
 import { json } from '../http/json.js'
-import { at, expectObject, invalidType, invalidValue, missingField, parseQuery, positiveIntegerParam, type JsonObject } from '../validation/deserr.js'
+import { at, expectObject, invalidType, invalidValue, missingField, parseQuery, positiveIntegerParam, type JsonObject } from '../../engine/errors/deserr.js'
 import { indexUidFromPath, indexUidMessage, isValidIndexUid } from '../validation/index-uid.js'
 import type { AppRouter } from './context.js'
 

@@ -7,7 +7,7 @@ import { TesseraError } from '../../engine/errors/index.js'
 import { TASK_STATUSES, TASK_TYPES, type TaskStatus, type TaskType } from '../../engine/tasks/types.js'
 import { parseDateParam } from '../../engine/tasks/time.js'
 import type { Page, TaskFilter } from '../../engine/tasks/query.js'
-import { booleanParam, invalidParameter, parseQuery, positiveIntegerParam } from '../validation/deserr.js'
+import { booleanParam, invalidParameter, parseQuery, positiveIntegerParam } from '../../engine/errors/deserr.js'
 import { indexUidMessage, isValidIndexUid } from '../validation/index-uid.js'
 
 const FILTERS = ['batchUids', 'uids', 'canceledBy', 'types', 'statuses', 'indexUids', 'afterEnqueuedAt', 'beforeEnqueuedAt', 'afterStartedAt', 'beforeStartedAt', 'afterFinishedAt', 'beforeFinishedAt'] as const

@@ -3,7 +3,7 @@
  * clients see the same text: `Invalid value type at \`.uid\`: expected a string, but found a boolean: \`true\``,
  * `Unknown field \`foo\`: expected one of \`a\`, \`b\``, `Missing field \`uid\``, and the query-string forms.
  */
-import { TesseraError, type ErrorCode } from '../../engine/errors/index.js'
+import { TesseraError, type ErrorCode } from './index.js'
 
 /** A location in a JSON body: `.uid`, `[0].indexes`, ... (empty at the root). */
 export type Path = string
