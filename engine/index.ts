@@ -88,7 +88,8 @@ export class Engine {
     const features = await Features.load(store)
     const documents = new DocumentStore(store)
     // Documents staged by a batch that never committed are dropped.
-    for (const id of await documents.indexesWithDocuments()) await documents.dropStaged(id)
+    for (const meta of catalog.list()) await documents.dropStaged(meta.id)
+    await documents.dropUnusedIds(catalog.nextUnusedId)
     const payloads = new PayloadFiles(options.path)
     // Payload files that no waiting task needs (written before a crash, or of finished tasks) are removed.
     const waiting = queue.getMany(RoaringBitmap32.or(queue.index.status('enqueued'), queue.index.status('processing')))
@@ -268,8 +269,8 @@ export class Engine {
   private isIndexing(uid: string): boolean {
     const ofIndex = this.queue.index.byIndex.get(uid)
     if (!ofIndex) return false
-    const pending = RoaringBitmap32.or(this.queue.index.status('processing'), this.queue.index.status('enqueued'))
-    return ofIndex.intersects(pending)
+    // As in Meilisearch: true while a batch touching the index runs, not while its tasks wait.
+    return ofIndex.intersects(this.queue.index.status('processing'))
   }
 
   indexStats(uid: string): IndexStats {

@@ -50,6 +50,8 @@ export class DocumentBatch {
    * settings yet; the search issues apply exactly this work when they add the inverted and facet indexes.
    */
   readonly reindex = new Map<number, Set<ReindexKind>>()
+  /** Internal ids left by clears in this batch. */
+  private readonly cleared: number[] = []
   /** Payload files to remove once the batch is committed. */
   readonly consumedPayloads: string[] = []
 
@@ -195,6 +197,8 @@ export class DocumentBatch {
     const fresh = this.deps.draft.reassign(uid, this.deps.now)
     this.settings.set(fresh.id, settings)
     this.settingUids.set(fresh.id, [uid])
+    // Its staged rows (if any) are dropped with the old id's data after the commit, or by `abandon` before it.
+    this.cleared.push(meta.id)
     this.drafts.delete(meta.id)
     return { ...details, deletedDocuments: deleted }
   }
@@ -220,6 +224,6 @@ export class DocumentBatch {
 
   /** The batch will not be committed: drop what it staged. */
   async abandon(): Promise<void> {
-    for (const id of this.drafts.keys()) await this.deps.documents.dropStaged(id)
+    for (const id of [...this.drafts.keys(), ...this.cleared]) await this.deps.documents.dropStaged(id)
   }
 }

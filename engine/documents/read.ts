@@ -5,7 +5,7 @@ import type { Document } from '../payload/documents.js'
 import type { Features } from '../features/index.js'
 import type { Settings } from '../settings/index.js'
 import type { DocumentStore } from './store.js'
-import { externalId, valueAt } from './ids.js'
+import { externalId } from './ids.js'
 import { project, withVectors } from './fields.js'
 
 export interface DocumentQuery {
@@ -48,13 +48,16 @@ export async function readPage(store: DocumentStore, index: { id: number; primar
   if (q.ids === null && expr === null) {
     return out(store.getMany(indexId, store.page(indexId, q.offset, q.limit)), store.count(indexId))
   }
-  // With ids or a filter, every candidate is checked; results stay in insertion order.
-  let wanted: Set<string> | null = null
-  if (q.ids !== null) wanted = new Set(q.ids.flatMap((id) => { const c = canonicalId(id); return c === null ? [] : [c] }))
+  if (q.ids !== null) {
+    // Look the ids up, then keep insertion order.
+    const docids = [...new Set(q.ids.flatMap((id) => { const c = canonicalId(id); const d = c === null ? undefined : store.docidOf(indexId, c); return d === undefined ? [] : [d] }))].sort((a, b) => a - b)
+    const docs = store.getMany(indexId, docids).filter((d) => expr === null || matches(expr, d))
+    return out(docs.slice(q.offset, q.offset + q.limit), docs.length)
+  }
+  // With a filter, every document is checked; results stay in insertion order.
   const picked: Document[] = []
   let total = 0
   for await (const [, doc] of store.scan(indexId)) {
-    if (wanted !== null && (index.primaryKey === null || !wanted.has(String(valueAt(doc, index.primaryKey))))) continue
     if (expr !== null && !matches(expr, doc)) continue
     if (total >= q.offset && picked.length < q.limit) picked.push(doc)
     total++

@@ -125,11 +125,20 @@ export class DocumentStore {
     await this.store.clearRange('documents', docKey(indexId, next), keys.indexRange(indexId).lt)
   }
 
-  /** Internal ids that have a state record (indexes with documents), for start-up cleanup. */
-  async indexesWithDocuments(): Promise<number[]> {
-    const ids: number[] = []
-    for await (const key of this.store.scanKeys('documents')) if (key.length === 4) ids.push(keys.readU32(key))
-    return ids
+  /** Drop every row of internal ids from `firstUnused` on (rows a crashed batch wrote ahead for an index it created). */
+  async dropUnusedIds(firstUnused: number): Promise<void> {
+    const from = keys.u32(firstUnused)
+    const to = Buffer.alloc(5, 0xff)
+    await this.store.clearRange('documents', from, to)
+    await this.store.clearRange('externalIds', from, to)
+  }
+
+  /** Internal id → external id lookups (published view). */
+  docidOf(indexId: number, ext: string): number | undefined {
+    const raw = this.store.get('externalIds', extKey(indexId, ext))
+    if (!raw) return undefined
+    const docid = keys.readU32(raw)
+    return this.state(indexId).live.has(docid) ? docid : undefined
   }
 }
 

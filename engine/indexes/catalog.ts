@@ -62,6 +62,11 @@ export class IndexCatalog {
     return [...this.byUid.values()].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0))
   }
 
+  /** The first internal id no committed index has used. */
+  get nextUnusedId(): number {
+    return this.nextId
+  }
+
   get size(): number {
     return this.byUid.size
   }

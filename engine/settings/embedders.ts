@@ -9,7 +9,7 @@
  */
 import { TesseraError, type ErrorCode } from '../errors/index.js'
 import type { Features } from '../features/index.js'
-import { at, expectObject, invalidType, invalidValue, missingField, unknownField, type Path } from '../../src/validation/deserr.js'
+import { at, expectObject, invalidType, invalidValue, missingField, unknownField, type Path } from '../errors/deserr.js'
 import {
   DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, clone, deepEqual, isObject, setKey, sortedMap,
   type EmbedderKind, type EmbedderSettings, type Pooling,

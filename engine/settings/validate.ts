@@ -12,7 +12,7 @@
  */
 import { TesseraError, type ErrorCode } from '../errors/index.js'
 import type { Features } from '../features/index.js'
-import { at, expectObject, invalidType, invalidValue, missingField, unknownField, type Path } from '../../src/validation/deserr.js'
+import { at, expectObject, invalidType, invalidValue, missingField, unknownField, type Path } from '../errors/deserr.js'
 import { checkEmbedderFeatures, parseEmbedder, unknownValue, validateEmbedder, type EmbedderUpdate } from './embedders.js'
 import {
   SETTINGS_FIELDS, isObject, setKey, sortedMap, sortedSet,
