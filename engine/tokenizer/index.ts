@@ -86,7 +86,8 @@ const KIND_NAMES: readonly TokenKind[] = ['word', 'stopWord', 'separator', 'sepa
 /** Receives every token: kind, normalized text, UTF-16 range in the text. */
 type Sink = (kind: number, text: string, start: number, end: number) => void
 
-// Segmenters (charabia's SEGMENTERS map, with Intl.Segmenter standing in for the dictionaries).
+// Segmenters (charabia's SEGMENTERS map): which groups are segmented. Intl.Segmenter stands in for all the
+// dictionaries (the kinds differ only in the Arabic article split; ICU's boundaries do not depend on the locale).
 const SEG_NONE = 0
 const SEG_ZH = 1
 const SEG_JA = 2
@@ -94,14 +95,40 @@ const SEG_KO = 3
 const SEG_TH = 4
 const SEG_KM = 5
 const SEG_AR = 6
-const SEG_LOCALES = ['', 'zh', 'ja', 'ko', 'th', 'km', 'ar']
-const segmenters: (Intl.Segmenter | undefined)[] = []
-function intlSegmenter(kind: number): Intl.Segmenter {
-  return (segmenters[kind] ??= new Intl.Segmenter(SEG_LOCALES[kind], { granularity: 'word' }))
-}
 
-/** Word starts of a group (absolute UTF-16 offsets) and the next one to use. */
-interface Bounds { starts: number[] | null; cursor: number }
+/** Word starts (absolute UTF-16 offsets) known for text[from, to), and the next one to use. */
+interface Bounds { from: number; to: number; starts: number[]; cursor: number }
+
+// V8's Intl.Segmenter gets very slow on long strings (quadratic: 150k characters take seconds) and each call costs
+// several microseconds, so boundaries are computed in windows of WINDOW characters, at least SPAN characters at a
+// time, and shared by the following groups. ICU picks its word dictionaries by script, not by locale (zh, ja, th
+// and km segmenters give the same boundaries), so one segmenter serves every script; a CJK or Thai run never spans
+// a script change, where ICU always breaks, so the context outside a group does not change its boundaries.
+const WINDOW = 1024
+const SPAN = 4096
+let wordSegmenter: Intl.Segmenter | undefined
+
+function computeBounds(text: string, start: number, end: number, bounds: Bounds): void {
+  const seg = (wordSegmenter ??= new Intl.Segmenter('zh', { granularity: 'word' }))
+  const target = Math.min(text.length, Math.max(end, start + SPAN))
+  const starts: number[] = []
+  let pos = start
+  for (;;) {
+    let windowEnd = Math.min(text.length, pos + WINDOW)
+    const h = text.charCodeAt(windowEnd - 1)
+    if (windowEnd < text.length && h >= 0xd800 && h <= 0xdbff) windowEnd-- // never cut a surrogate pair
+    for (const { index } of seg.segment(text.slice(pos, windowEnd))) starts.push(pos + index)
+    if (windowEnd >= text.length) { pos = text.length; break }
+    // The window may cut the last segment: drop it and start the next window there.
+    const last = starts[starts.length - 1]!
+    if (last > pos) { starts.pop(); pos = last } else pos = windowEnd
+    if (pos >= target) break
+  }
+  bounds.from = start
+  bounds.to = pos
+  bounds.starts = starts
+  bounds.cursor = 0
+}
 
 const ARABIC_ARTICLES = ['ال', 'أل', 'إل', 'آل', 'ٱل']
 const NUMERIC = /^\p{N}$/u
@@ -156,6 +183,7 @@ function segmenterFor(script: number, lang: LangId): number {
 }
 
 const CACHE_LIMIT = 200_000
+const CHUNK_CACHE_MAX_LENGTH = 32
 
 /** UTF-8 length of a string. */
 function utf8Length(s: string): number {
@@ -191,6 +219,8 @@ export class Tokenizer {
   private readonly singleText: string[] = []
   private readonly matchCache = new Map<string, { kind: number; text: string }>()
   private readonly wordCaches = new Map<number, Map<string, number | string>>()
+  /** Word starts (relative) of short segmented runs. */
+  private readonly chunkCache = new Map<string, number[]>()
   private readonly defaultAllow: LangId[] | null
 
   constructor(config: TokenizerConfig) {
@@ -297,6 +327,7 @@ export class Tokenizer {
   /** The core: scan `text` group by group, emitting every token to `sink`. */
   private scan(text: string, allow: LangId[] | null, sink: Sink): void {
     const n = text.length
+    const bounds: Bounds = { from: 0, to: 0, starts: [], cursor: 0 }
     let i = 0
     while (i < n) {
       const groupStart = i
@@ -327,19 +358,13 @@ export class Tokenizer {
       }
       // whatlang names the group after its most frequent script; Armenian never splits groups in charabia.
       if (armenian > scriptCount) script = Script.Armenian
-      this.scanGroup(text, groupStart, i, script, groupLang(script, hasKana, allow), sink)
+      this.scanGroup(text, groupStart, i, script, groupLang(script, hasKana, allow), bounds, sink)
     }
   }
 
-  private scanGroup(text: string, start: number, end: number, script: number, lang: LangId, sink: Sink): void {
+  private scanGroup(text: string, start: number, end: number, script: number, lang: LangId, bounds: Bounds, sink: Sink): void {
     const flags = this.flags
     const seg = segmenterFor(script, lang)
-    const bounds: Bounds = { starts: null, cursor: 0 }
-    if (seg !== SEG_NONE) {
-      const starts: number[] = []
-      for (const { index } of intlSegmenter(seg).segment(text.slice(start, end))) starts.push(start + index)
-      bounds.starts = starts
-    }
     let chunk = start
     let j = start
     while (j < end) {
@@ -384,8 +409,8 @@ export class Tokenizer {
 
   /**
    * Text between matches: segmented by the group's segmenter, each piece a token. `bounds` are the word boundaries
-   * of the whole group (one Intl.Segmenter pass per group: a segmenter call is costly, and a CJK/Thai run never
-   * spans a separator, so the boundaries inside a chunk are the same), consumed in order through `cursor`.
+   * of the text from this chunk on, computed when first needed (see computeBounds) and consumed in order through
+   * `cursor`; a chunk starts after a separator or a script change, where ICU breaks anyway.
    */
   private emitChunk(text: string, start: number, end: number, script: number, lang: LangId, seg: number, bounds: Bounds, sink: Sink): void {
     const raw = text.slice(start, end)
@@ -393,11 +418,23 @@ export class Tokenizer {
       this.emitWord(raw, start, end, script, lang, sink)
       return
     }
-    const b = bounds.starts!
-    while (bounds.cursor < b.length && b[bounds.cursor]! <= start) bounds.cursor++
+    // Short runs repeat (names, tags, common phrases): their word starts are cached, relative to the run.
+    let rel = raw.length <= CHUNK_CACHE_MAX_LENGTH ? this.chunkCache.get(raw) : undefined
+    if (rel === undefined) {
+      if (!(bounds.from <= start && end <= bounds.to)) computeBounds(text, start, end, bounds)
+      const b = bounds.starts
+      while (bounds.cursor < b.length && b[bounds.cursor]! <= start) bounds.cursor++
+      rel = []
+      for (let k = bounds.cursor; k < b.length && b[k]! < end; k++) rel.push(b[k]! - start)
+      if (raw.length <= CHUNK_CACHE_MAX_LENGTH) {
+        if (this.chunkCache.size >= CACHE_LIMIT) this.chunkCache.clear()
+        this.chunkCache.set(raw, rel)
+      }
+    }
+    let r = 0
     let s = start
     while (s < end) {
-      const e = bounds.cursor < b.length && b[bounds.cursor]! < end ? b[bounds.cursor++]! : end
+      const e = r < rel.length ? start + rel[r++]! : end
       const piece = text.slice(s, e)
       if (seg === SEG_AR && piece.length > 2 && ARABIC_ARTICLES.some((a) => piece.startsWith(a))) {
         this.emitWord(piece.slice(0, 2), s, s + 2, script, lang, sink)
