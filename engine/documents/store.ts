@@ -151,8 +151,10 @@ export class DocumentDraft {
   private nextDocId: number
   private readonly fields: Map<string, number>
   private rawSize: number
-  /** external id → internal id (null: deleted) changed by this batch. */
-  private readonly ext = new Map<string, number | null>()
+  /** External ids whose documents this batch deletes (their mappings go in the final commit). */
+  private readonly ext = new Map<string, null>()
+  /** External id → internal id of new documents not flushed yet. */
+  private readonly stagedExt = new Map<string, number>()
   /** New versions of documents that were live before the batch (written in the final commit). */
   private readonly rewritten = new Map<number, Buffer | null>()
   /** Staged new documents not yet flushed. */
@@ -175,6 +177,8 @@ export class DocumentDraft {
 
   lookup(ext: string): number | undefined {
     if (this.ext.has(ext)) return this.ext.get(ext) ?? undefined
+    const staged = this.stagedExt.get(ext)
+    if (staged !== undefined) return staged
     const raw = this.store.get('externalIds', extKey(this.indexId, ext))
     if (!raw) return undefined
     const docid = keys.readU32(raw)
@@ -213,10 +217,15 @@ export class DocumentDraft {
       else await this.stage(existing, encoded)
       return
     }
+    // A new document's id mapping is written ahead with it: readers only follow a mapping to a live document, and
+    // the document becomes live with the batch's commit. So the final commit stays small however many new
+    // documents the batch adds.
     const docid = this.nextDocId++
-    this.ext.set(ext, docid)
+    this.ext.delete(ext) // deleted earlier in this batch, added again
     this.live.add(docid)
     this.account(doc, encoded.byteLength, 1)
+    this.staged.push({ column: 'externalIds', key: extKey(this.indexId, ext), value: keys.u32(docid) })
+    this.stagedExt.set(ext, docid)
     await this.stage(docid, encoded)
   }
 
@@ -235,6 +244,7 @@ export class DocumentDraft {
     this.stagedBytes = 0
     await this.store.commit(ops)
     this.stagedInMemory.clear()
+    this.stagedExt.clear()
   }
 
   /** Delete the document with this external id; false when there is none. */
@@ -270,9 +280,7 @@ export class DocumentDraft {
   /** The writes that make the draft durable and visible, for the batch's atomic commit (after `flush`). */
   finalOps(): WriteOp[] {
     const ops: WriteOp[] = [...this.staged]
-    for (const [ext, docid] of this.ext) {
-      ops.push(docid === null ? { column: 'externalIds', key: extKey(this.indexId, ext) } : { column: 'externalIds', key: extKey(this.indexId, ext), value: keys.u32(docid) })
-    }
+    for (const ext of this.ext.keys()) ops.push({ column: 'externalIds', key: extKey(this.indexId, ext) })
     for (const [docid, encoded] of this.rewritten) {
       ops.push(encoded === null ? { column: 'documents', key: docKey(this.indexId, docid) } : { column: 'documents', key: docKey(this.indexId, docid), value: encoded })
     }

@@ -112,13 +112,15 @@ export class Store {
   commitNow(ops: WriteOp[]): void {
     if (this.closed) throw new Error('storage is closed')
     if (ops.length === 0) return
-    const batch = this.db.batch()
+    // The binding's own batch, not abstract-level's wrapper: the wrapper keeps every batch it hands out
+    // registered with the database until it is closed through its public API, which grows the heap without end.
+    const batch = this.db._chainedBatch()
     try {
       for (const op of ops) {
         const key = Buffer.from(op.key.buffer, op.key.byteOffset, op.key.byteLength)
         const column = this.column(op.column)
-        if (op.value === undefined) batch.del(key, { column })
-        else batch.put(key, Buffer.from(op.value.buffer, op.value.byteOffset, op.value.byteLength), { column })
+        if (op.value === undefined) batch._del(key, { column })
+        else batch._put(key, Buffer.from(op.value.buffer, op.value.byteOffset, op.value.byteLength), { column })
       }
       batch._writeSync({ sync: true })
     } finally {

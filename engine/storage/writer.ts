@@ -34,12 +34,14 @@ function flush(): void {
     pending = []
     const ids = group.map((c) => c.id)
     try {
-      const batch = db.batch()
+      // The binding's own batch, not abstract-level's wrapper: the wrapper keeps every batch it hands out
+      // registered with the database until it is closed through its public API, which grows the heap without end.
+      const batch = db._chainedBatch()
       for (const commit of group) {
         for (const [col, key, value] of packr.unpack(commit.ops) as [number, Uint8Array, Uint8Array | null][]) {
           const column = handles[col]
-          if (value === null) batch.del(Buffer.from(key.buffer, key.byteOffset, key.byteLength), { column })
-          else batch.put(Buffer.from(key.buffer, key.byteOffset, key.byteLength), Buffer.from(value.buffer, value.byteOffset, value.byteLength), { column })
+          if (value === null) batch._del(Buffer.from(key.buffer, key.byteOffset, key.byteLength), { column })
+          else batch._put(Buffer.from(key.buffer, key.byteOffset, key.byteLength), Buffer.from(value.buffer, value.byteOffset, value.byteLength), { column })
         }
       }
       batch._writeSync({ sync: true })
