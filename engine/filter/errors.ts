@@ -6,6 +6,7 @@
  * characters from the start of the line (nom_locate's `get_utf8_column`), the length in characters of the quoted
  * context, and the filter text is printed raw.
  */
+import { editDistance } from '../errors/deserr.js'
 import type { Token } from './ast.js'
 
 export type ParseErrorKind =
@@ -83,19 +84,6 @@ export function escapeDebug(s: string): string {
   return out
 }
 
-/** Optimal-string-alignment distance (Levenshtein with transpositions), for the vector suffix suggestion. */
-function osaDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1)
-    }
-  }
-  return d[a.length]![b.length]!
-}
-
 function diagnostic(kind: ParseErrorKind, input: string): string {
   const escaped = escapeDebug(input)
   switch (kind.k) {
@@ -122,7 +110,7 @@ function diagnostic(kind: ParseErrorKind, input: string): string {
       if (kind.previous === null) {
         if (kind.value === '.') return 'Was expecting one of `.fragments`, `.userProvided`, `.documentTemplate`, `.regenerate` or nothing, but instead found a point without a valid value.'
         if (VECTOR_SUFFIXES.includes(kind.value)) return 'Was expecting this part to be unquoted.'
-        const suggestion = VECTOR_SUFFIXES.find((s) => osaDistance(kind.value, s) <= 2)
+        const suggestion = VECTOR_SUFFIXES.find((s) => editDistance(kind.value, s) <= 2)
         const base = `Was expecting one of \`fragments\`, \`userProvided\`, \`documentTemplate\`, \`regenerate\` or nothing, but instead found \`${kind.value}\`.`
         return suggestion ? `${base} Did you mean \`${suggestion}\`?` : base
       }

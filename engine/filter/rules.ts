@@ -10,6 +10,7 @@
  *
  * The first rule that matches an attribute decides its features.
  */
+import { matchAttributePattern } from '../settings/patterns.js'
 
 export interface FilterRule {
   /** Position in the setting (`rule #i` in messages). */
@@ -48,17 +49,8 @@ export function isFacetedBy(field: string, facet: string): boolean {
   return field.startsWith(facet) && (field.length === facet.length || field[facet.length] === '.')
 }
 
-/** milli's `match_pattern` (Match only; parents are irrelevant to filtering). */
-export function matchPattern(pattern: string, field: string): boolean {
-  if (pattern === '*') return true
-  if (pattern.length >= 2 && pattern.startsWith('*') && pattern.endsWith('*')) return field.includes(pattern.slice(1, -1))
-  if (pattern.startsWith('*')) return field.endsWith(pattern.slice(1))
-  if (pattern.endsWith('*')) return field.startsWith(pattern.slice(0, -1))
-  return pattern === field
-}
-
 export function ruleMatches(rule: FilterRule, field: string): boolean {
-  return rule.legacy ? isFacetedBy(field, rule.patterns[0]!) : rule.patterns.some((p) => matchPattern(p, field))
+  return rule.legacy ? isFacetedBy(field, rule.patterns[0]!) : rule.patterns.some((p) => matchAttributePattern(p, field))
 }
 
 export function isFilterableRule(rule: FilterRule): boolean {

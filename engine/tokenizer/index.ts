@@ -25,6 +25,7 @@
  * minus `nonSeparatorTokens` (exact strings: removing "." keeps ". "); `dictionary` entries are extra patterns
  * matched on the raw text (case-sensitive, anywhere, even inside a word).
  */
+import { matchAttributePattern } from '../settings/patterns.js'
 import { DEFAULT_SEPARATORS, HARD_SEPARATORS } from './separators.js'
 import { BMP_SCRIPT, KANA_BIT, Script, astralScript } from './script.js'
 import { Lang, isAscii, langId, lossy, nonLossy, type LangId } from './normalize.js'
@@ -595,17 +596,7 @@ export interface LocalizedRule {
   locales: string[]
 }
 
-/**
- * milli's `match_pattern`: `*` matches everything, `*x*` a field containing x, `*x` one ending with x, `x*` one
- * starting with x, otherwise the exact (dotted) field name.
- */
-export function matchAttributePattern(pattern: string, field: string): boolean {
-  if (pattern === '*') return true
-  if (pattern.length >= 2 && pattern.startsWith('*') && pattern.endsWith('*')) return field.includes(pattern.slice(1, -1))
-  if (pattern.startsWith('*')) return field.endsWith(pattern.slice(1))
-  if (pattern.endsWith('*')) return field.startsWith(pattern.slice(0, -1))
-  return pattern === field
-}
+export { matchAttributePattern }
 
 /**
  * The locales for a field's string values (milli `tokenize_field`): those of the first `localizedAttributes` rule
