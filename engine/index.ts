@@ -81,7 +81,7 @@ export class Engine {
       // The interrupted batch was never recorded: the next batch takes its uid, so batch uids stay contiguous.
       const abandoned = Math.min(...interrupted.map((t) => t.batchUid ?? Infinity))
       if (abandoned === queue.nextBatchUid - 1) queue.nextBatchUid = abandoned
-      store.commitNow([...requeued.map((t) => queue.putOp(t)), queue.nextBatchUidOp()])
+      await store.commit([...requeued.map((t) => queue.putOp(t)), queue.nextBatchUidOp()])
       interrupted.forEach((t, i) => queue.replaced(t, requeued[i]!))
       options.log?.(`re-running ${interrupted.length} task(s) interrupted while processing`)
     }

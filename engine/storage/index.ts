@@ -105,38 +105,54 @@ export class Store {
   }
 
   /**
-   * Apply `ops` atomically and durably on the calling thread, before returning. The scheduler commits batches this
-   * way so that the write and the publication of the new in-memory view happen in the same tick: no reader can see
-   * a batch on disk that is not yet published (or the other way round).
+   * Commit `ops` (durably, through the writer thread) while this thread keeps reading the values they replace,
+   * until `release()`. The scheduler commits batches this way: it publishes its new in-memory view and releases in
+   * the same tick once the commit is durable, so no reader ever sees a batch on disk that is not yet published,
+   * and the HTTP thread never waits on the disk.
    */
-  commitNow(ops: WriteOp[]): void {
-    if (this.closed) throw new Error('storage is closed')
-    if (ops.length === 0) return
-    // The binding's own batch, not abstract-level's wrapper: the wrapper keeps every batch it hands out
-    // registered with the database until it is closed through its public API, which grows the heap without end.
-    const batch = this.db._chainedBatch()
-    try {
-      for (const op of ops) {
-        const key = Buffer.from(op.key.buffer, op.key.byteOffset, op.key.byteLength)
-        const column = this.column(op.column)
-        if (op.value === undefined) batch._del(key, { column })
-        else batch._put(key, Buffer.from(op.value.buffer, op.value.byteOffset, op.value.byteLength), { column })
-      }
-      batch._writeSync({ sync: true })
-    } finally {
-      batch._closeSync()
+  commitShadowed(ops: WriteOp[]): { done: Promise<void>; release(): void } {
+    const captured: [Map<string, Buffer | undefined>, string][] = []
+    for (const op of ops) {
+      let shadow = this.shadows.get(op.column)
+      if (!shadow) this.shadows.set(op.column, (shadow = new Map()))
+      const hex = Buffer.from(op.key.buffer, op.key.byteOffset, op.key.byteLength).toString('hex')
+      if (shadow.has(hex)) continue
+      shadow.set(hex, this.read(op.column, op.key))
+      captured.push([shadow, hex])
+    }
+    return {
+      done: this.commit(ops),
+      release: () => { for (const [shadow, hex] of captured) shadow.delete(hex) },
     }
   }
 
-  get(column: Column, key: Uint8Array): Buffer | undefined {
+  /** Values being replaced by a shadowed commit in flight, by column and hex key. */
+  private readonly shadows = new Map<Column, Map<string, Buffer | undefined>>()
+
+  private shadowOf(column: Column, key: Uint8Array): { value: Buffer | undefined } | null {
+    const shadow = this.shadows.get(column)
+    if (!shadow || shadow.size === 0) return null
+    const hex = Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex')
+    return shadow.has(hex) ? { value: shadow.get(hex) } : null
+  }
+
+  private read(column: Column, key: Uint8Array): Buffer | undefined {
     const [value] = this.db._getManySync([Buffer.from(key.buffer, key.byteOffset, key.byteLength)], { column: this.column(column) })
     return value ?? undefined
+  }
+
+  get(column: Column, key: Uint8Array): Buffer | undefined {
+    const shadowed = this.shadowOf(column, key)
+    return shadowed ? shadowed.value : this.read(column, key)
   }
 
   getMany(column: Column, keys: Uint8Array[]): (Buffer | undefined)[] {
     if (keys.length === 0) return []
     const values = this.db._getManySync(keys.map((k) => Buffer.from(k.buffer, k.byteOffset, k.byteLength)), { column: this.column(column) })
-    return values.map((v: Buffer | null | undefined) => v ?? undefined)
+    return values.map((v: Buffer | null | undefined, i: number) => {
+      const shadowed = this.shadowOf(column, keys[i]!)
+      return shadowed ? shadowed.value : v ?? undefined
+    })
   }
 
   /** Entries of a key range in key order (or reverse), read in chunks. */
@@ -146,7 +162,11 @@ export class Store {
       while (true) {
         const entries: [Buffer, Buffer][] = await it.nextv(1000)
         if (entries.length === 0) return
-        yield* entries
+        for (const [key, value] of entries) {
+          const shadowed = this.shadowOf(column, key)
+          if (!shadowed) yield [key, value]
+          else if (shadowed.value !== undefined) yield [key, shadowed.value]
+        }
       }
     } finally {
       await it.close()

@@ -149,9 +149,9 @@ export class Scheduler {
   }
 
   /**
-   * Run one batch. The scheduler's own writes (processing mark, requeue, final commit) are synchronous on this
-   * thread (`commitNow`), each immediately followed by the in-memory update, so readers never see disk and memory
-   * disagree. A failure that is not the batch's own (the disk, a bug) fails the batch's tasks instead of leaving
+   * Run one batch. The scheduler's own writes (processing mark, requeue, final commit) are shadowed commits: until
+   * the in-memory view is updated (in the same tick as the commit's acknowledgement), readers keep seeing the
+   * values on disk as they were, so disk and memory never disagree for them. A failure that is not the batch's own (the disk, a bug) fails the batch's tasks instead of leaving
    * them `processing`.
    */
   private async process(selection: Selection): Promise<void> {
@@ -165,8 +165,9 @@ export class Scheduler {
     try {
       // 1. Mark the tasks processing (durably: a crash from here on re-runs them at start-up).
       processing = selection.tasks.map((t): Task => ({ ...t, status: 'processing', batchUid, startedAt }))
-      this.store.commitNow([...processing.map((t) => this.queue.putOp(t)), this.queue.nextBatchUidOp()])
-      selection.tasks.forEach((t, i) => this.queue.replaced(t, processing[i]!))
+      await this.shadowed([...processing.map((t) => this.queue.putOp(t)), this.queue.nextBatchUidOp()], () => {
+        selection.tasks.forEach((t, i) => this.queue.replaced(t, processing[i]!))
+      })
       this.queue.batchStarted(makeBatch(batchUid, processing, startedAt, null, selection.strategy))
 
       if (this.options.batchDelayMs) await sleep(this.options.batchDelayMs, abort.signal)
@@ -179,8 +180,9 @@ export class Scheduler {
         const requeued = processing.map((t): Task => ({ ...t, status: 'enqueued', batchUid: null, startedAt: null }))
         // The abandoned batch is never recorded: the next batch takes its uid, so batch uids stay contiguous.
         if (this.queue.nextBatchUid === batchUid + 1) this.queue.nextBatchUid = batchUid
-        this.store.commitNow([...requeued.map((t) => this.queue.putOp(t)), this.queue.nextBatchUidOp()])
-        processing.forEach((t, i) => this.queue.replaced(t, requeued[i]!))
+        await this.shadowed([...requeued.map((t) => this.queue.putOp(t)), this.queue.nextBatchUidOp()], () => {
+          processing.forEach((t, i) => this.queue.replaced(t, requeued[i]!))
+        })
         this.queue.batchAbandoned(batchUid)
         return
       }
@@ -196,11 +198,13 @@ export class Scheduler {
       const all = ops
       for (const t of outcome.finals) all.push(this.queue.putOp(t))
       all.push(this.queue.putBatchOp(batch))
-      this.store.commitNow(all)
-      committed = true
-      outcome.publish()
-      for (const t of outcome.finals) this.queue.replaced(outcome.before.get(t.uid)!, t)
-      this.queue.batchRecorded(batch)
+      const published = outcome
+      await this.shadowed(all, () => {
+        committed = true
+        published.publish()
+        for (const t of published.finals) this.queue.replaced(published.before.get(t.uid)!, t)
+        this.queue.batchRecorded(batch)
+      })
       await outcome.afterCommit()
     } catch (err) {
       if (committed) {
@@ -216,6 +220,17 @@ export class Scheduler {
     }
   }
 
+  /** Commit `ops` durably and apply `publish` in the tick the commit is acknowledged, readers shadowed meanwhile. */
+  private async shadowed(ops: WriteOp[], publish: () => void): Promise<void> {
+    const commit = this.store.commitShadowed(ops)
+    try {
+      await commit.done
+      publish()
+    } finally {
+      commit.release()
+    }
+  }
+
   /** Record the batch's tasks as failed with `err` (an internal or storage error). */
   private async failBatch(tasks: Task[], batchUid: number, startedAt: Micros, strategy: string, err: unknown): Promise<void> {
     const error = toErrorObject(err)
@@ -223,7 +238,7 @@ export class Scheduler {
     const failed = tasks.map((t): Task => ({ ...t, status: 'failed', batchUid, startedAt, finishedAt, details: failedDetails(t.details), error }))
     const batch = makeBatch(batchUid, failed, startedAt, finishedAt, strategy)
     try {
-      this.store.commitNow([...failed.map((t) => this.queue.putOp(t)), this.queue.putBatchOp(batch), this.queue.nextBatchUidOp()])
+      await this.store.commit([...failed.map((t) => this.queue.putOp(t)), this.queue.putBatchOp(batch), this.queue.nextBatchUidOp()])
     } catch (again) {
       // The storage refuses writes: stop scheduling rather than spin; the tasks run again after a restart.
       this.options.log?.(`cannot record the failure of batch ${batchUid} (${(again as Error).message}): the scheduler stops`, 'ERROR')

@@ -56,3 +56,26 @@ t.test('a failed commit rejects and writes nothing; closed storage refuses write
   await store.close()
   await t.rejects(store.commit([{ column: 'tasks', key: keys.u32(1), value: Buffer.from('x') }]), /closed/)
 })
+
+t.test('a shadowed commit is invisible to readers until it is released', async (t) => {
+  const path = dir()
+  t.teardown(() => rmSync(path, { recursive: true, force: true }))
+  const store = await Store.open(path)
+  t.teardown(() => store.close())
+  await store.commit([{ column: 'tasks', key: keys.u32(1), value: Buffer.from('old') }, { column: 'tasks', key: keys.u32(2), value: Buffer.from('gone') }])
+  const commit = store.commitShadowed([
+    { column: 'tasks', key: keys.u32(1), value: Buffer.from('new') },
+    { column: 'tasks', key: keys.u32(2) },
+    { column: 'tasks', key: keys.u32(3), value: Buffer.from('added') },
+  ])
+  await commit.done
+  // The write is on disk now, but readers still see the state before it.
+  t.equal(store.get('tasks', keys.u32(1))?.toString(), 'old')
+  t.same(store.getMany('tasks', [keys.u32(2), keys.u32(3)]).map((v) => v?.toString()), ['gone', undefined])
+  const seen: string[] = []
+  for await (const [, v] of store.scan('tasks')) seen.push(v.toString())
+  t.same(seen, ['old'], 'scans skip added keys and keep old values (a deleted key is not listed by the iterator)')
+  commit.release()
+  t.equal(store.get('tasks', keys.u32(1))?.toString(), 'new')
+  t.same(store.getMany('tasks', [keys.u32(2), keys.u32(3)]).map((v) => v?.toString()), [undefined, 'added'])
+})
