@@ -352,14 +352,18 @@ t.test('GET /stats with no index has a null lastUpdate', async (t) => {
   t.strictSame(list.body, { results: [], offset: 0, limit: 20, total: 0 })
 })
 
-t.test('isIndexing is true while a task of the index waits', async (t) => {
+t.test('isIndexing is true while a batch of the index is processing, not while its tasks wait', async (t) => {
+  // As Meilisearch's `is_index_processing`: only a running batch counts.
   const server = await serverFor(t, { env: { TESSERA_TEST_BATCH_DELAY_MS: '600' } })
   const { url } = server
   const c = await call(`${url}/indexes`, { method: 'POST', json: { uid: 'busy' } })
   await waitTask(url, c.body.taskUid)
+  const blocker = await call(`${url}/indexes`, { method: 'POST', json: { uid: 'other' } })
   const u = await call(`${url}/indexes/busy`, { method: 'PATCH', json: { primaryKey: 'id' } })
-  const s = await call(`${url}/indexes/busy/stats`)
-  t.equal(s.body.isIndexing, true)
+  while ((await call(`${url}/tasks/${blocker.body.taskUid}`)).body.status !== 'processing') await new Promise((r) => setTimeout(r, 10))
+  t.equal((await call(`${url}/indexes/busy/stats`)).body.isIndexing, false, 'enqueued behind another index: not indexing')
+  while ((await call(`${url}/tasks/${u.body.taskUid}`)).body.status !== 'processing') await new Promise((r) => setTimeout(r, 10))
+  t.equal((await call(`${url}/indexes/busy/stats`)).body.isIndexing, true)
   const g = await call(`${url}/stats`)
   t.equal(g.body.indexes.busy.isIndexing, true)
   await waitTask(url, u.body.taskUid)
