@@ -90,10 +90,10 @@ export class Engine {
     // Documents staged by a batch that never committed are dropped.
     for (const meta of catalog.list()) await documents.dropStaged(meta.id)
     await documents.dropUnusedIds(catalog.nextUnusedId)
-    const payloads = new PayloadFiles(options.path)
-    // Payload files that no waiting task needs (written before a crash, or of finished tasks) are removed.
+    const payloads = new PayloadFiles(options.path, store)
+    // Small payloads of waiting tasks are restored from their copies; what no waiting task needs goes.
     const waiting = queue.getMany(RoaringBitmap32.or(queue.index.status('enqueued'), queue.index.status('processing')))
-    await payloads.sweep(new Set(waiting.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))))
+    await payloads.recover(new Set(waiting.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))))
     const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, log: options.log })
     queue.onRegistered = () => scheduler.wake()
     const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads)
@@ -200,7 +200,7 @@ export class Engine {
    * register its task. A faulty payload is removed again and its error thrown: nothing is registered.
    */
   async addDocuments(uid: string, body: AsyncIterable<Uint8Array>, options: { method: 'replace' | 'update'; format: PayloadFormat; csvDelimiter: string; primaryKey: string | null; allowIndexCreation: boolean }): Promise<EnqueuedTask> {
-    const { name } = await this.payloads.write(body)
+    const { name, copy } = await this.payloads.write(body)
     const path = this.payloads.path(name)
     try {
       const checked = await runJob(this.pool, 'validatePayload', { path, format: options.format, csvDelimiter: options.csvDelimiter })
@@ -212,7 +212,7 @@ export class Engine {
           type: 'documentAdditionOrUpdate', method: options.method, payload: name, format: options.format, csvDelimiter: options.csvDelimiter,
           primaryKey: options.primaryKey, allowIndexCreation: options.allowIndexCreation, chunks: checked.chunks, csvHeader: checked.csvHeader,
         },
-      })
+      }, copy ? [copy] : [])
       return enqueuedView(task)
     } catch (err) {
       await this.payloads.remove(name)

@@ -184,9 +184,10 @@ export class DocumentBatch {
     if (expr === null) return 0
     checkFilterable(expr, this.settingsOf(meta).filterableAttributes, 'invalid_document_filter', { containsFilter: this.deps.features.isEnabled('containsFilter') })
     const docs = this.docs(meta)
-    const doomed: Document[] = []
-    for await (const [, , doc] of docs.scan()) if (matches(expr, doc)) doomed.push(doc)
-    for (const doc of doomed) docs.delete(documentId(doc, meta.primaryKey!))
+    // Only the ids of matching documents are kept, not the documents.
+    const doomed: string[] = []
+    for await (const [, , doc] of docs.scan()) if (matches(expr, doc)) doomed.push(documentId(doc, meta.primaryKey!))
+    for (const ext of doomed) docs.delete(ext)
     return doomed.length
   }
 

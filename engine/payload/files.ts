@@ -1,17 +1,36 @@
 /**
- * Payload files: a document payload is streamed to `<db-path>/payloads/<name>` as it arrives, fsynced and renamed
- * into place before its task is registered, so a `202` means the payload is on disk too. Files of finished tasks
- * are removed; at start-up, files no task refers to (a crash between writing and registering) are swept.
+ * Payload files: a document payload is streamed to `<db-path>/payloads/<name>` as it arrives and made durable
+ * before its task is registered, so a `202` means the payload is on disk too.
+ *
+ * Large payloads are fsynced (file and directory). Small ones (up to `INLINE_LIMIT`) are not: a copy goes into the
+ * database with the task's registration, in the same group-committed write, so thousands of small concurrent
+ * additions share fsyncs instead of paying two each; at start-up the file of every waiting small payload is
+ * rewritten from its copy. Files and copies of finished tasks are removed; at start-up, whatever no waiting task
+ * refers to (a crash between writing and registering) is swept.
  */
 import { mkdirSync, readdirSync } from 'node:fs'
-import { open, rename, rm } from 'node:fs/promises'
+import { open, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
+import { keys, type Store, type WriteOp } from '../storage/index.js'
+
+/** Payloads up to this size are made durable through the database rather than by fsyncing their file. */
+export const INLINE_LIMIT = 256 * 1024
+
+const COPY_PREFIX = 'payload/'
+const copyKey = (name: string) => keys.utf8(COPY_PREFIX + name)
+
+export interface WrittenPayload {
+  name: string
+  bytes: number
+  /** For a small payload: the write that makes it durable, to commit with the task's registration. */
+  copy: WriteOp | null
+}
 
 export class PayloadFiles {
   readonly dir: string
 
-  constructor(dbPath: string) {
+  constructor(dbPath: string, private readonly store: Store) {
     this.dir = join(dbPath, 'payloads')
     mkdirSync(this.dir, { recursive: true })
   }
@@ -20,18 +39,21 @@ export class PayloadFiles {
     return join(this.dir, name)
   }
 
-  /** Write `chunks` to a new payload file, durably; removed again if the source fails. */
-  async write(chunks: AsyncIterable<Uint8Array>): Promise<{ name: string; bytes: number }> {
+  /** Write `chunks` to a new payload file; removed again if the source fails. */
+  async write(chunks: AsyncIterable<Uint8Array>): Promise<WrittenPayload> {
     const name = randomUUID()
     const temp = this.path(`${name}.partial`)
     const file = await open(temp, 'w')
     let bytes = 0
+    let held: Uint8Array[] | null = []
     try {
       for await (const chunk of chunks) {
         await file.write(chunk)
         bytes += chunk.byteLength
+        if (held && bytes <= INLINE_LIMIT) held.push(chunk)
+        else held = null
       }
-      await file.sync()
+      if (!held) await file.sync()
     } catch (err) {
       await file.close().catch(() => {})
       await rm(temp, { force: true })
@@ -39,17 +61,29 @@ export class PayloadFiles {
     }
     await file.close()
     await rename(temp, this.path(name))
+    if (held) return { name, bytes, copy: { column: 'default', key: copyKey(name), value: Buffer.concat(held) } }
     const dir = await open(this.dir, 'r')
     try { await dir.sync() } finally { await dir.close() }
-    return { name, bytes }
+    return { name, bytes, copy: null }
   }
 
   async remove(name: string): Promise<void> {
     await rm(this.path(name), { force: true })
+    if (this.store.get('default', copyKey(name))) await this.store.commit([{ column: 'default', key: copyKey(name) }])
   }
 
-  /** Remove every file not in `keep` (partial writes, payloads of tasks that no longer need them). */
-  async sweep(keep: Set<string>): Promise<void> {
-    for (const name of readdirSync(this.dir)) if (!keep.has(name)) await rm(this.path(name), { force: true })
+  /**
+   * At start-up: rewrite the files of waiting small payloads from their copies (they were never fsynced), and
+   * remove every file and copy that no waiting task needs.
+   */
+  async recover(waiting: Set<string>): Promise<void> {
+    const stale: WriteOp[] = []
+    for await (const [key, value] of this.store.scan('default', { gte: keys.utf8(COPY_PREFIX), lt: keys.utf8('payload0') })) {
+      const name = key.toString('utf8').slice(COPY_PREFIX.length)
+      if (waiting.has(name)) await writeFile(this.path(name), value)
+      else stale.push({ column: 'default', key })
+    }
+    await this.store.commit(stale)
+    for (const name of readdirSync(this.dir)) if (!waiting.has(name)) await rm(this.path(name), { force: true })
   }
 }

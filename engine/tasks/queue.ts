@@ -59,13 +59,14 @@ export class TaskQueue {
   }
 
   /** Write a new task durably, then make it visible. Concurrent calls share one fsync. */
-  async register(spec: NewTask): Promise<Task> {
+  /** `with`: writes that must become durable together with the task (e.g. a small payload's copy). */
+  async register(spec: NewTask, withOps: WriteOp[] = []): Promise<Task> {
     const uid = this.nextUid++
     const task: Task = {
       uid, batchUid: null, indexUid: spec.indexUid, status: 'enqueued', type: spec.type, canceledBy: null,
       details: spec.details, error: null, enqueuedAt: nowMicros(), startedAt: null, finishedAt: null, operation: spec.operation,
     }
-    await this.store.commit([this.putOp(task), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(uid + 1) }])
+    await this.store.commit([this.putOp(task), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(uid + 1) }, ...withOps])
     this.indexTask(task)
     this.onRegistered(task)
     return task

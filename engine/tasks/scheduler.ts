@@ -25,6 +25,9 @@ import { nowMicros } from './time.js'
 
 const { RoaringBitmap32 } = roaring
 
+/** The most tasks one batch takes (Meilisearch's `--experimental-max-number-of-batched-tasks` is unlimited by default). */
+export const MAX_BATCHED_TASKS = 10_000
+
 /** What document and settings batches need besides the queue and the catalog. */
 export interface SchedulerDeps {
   documents: DocumentStore
@@ -142,10 +145,14 @@ export class Scheduler {
       return { tasks: [oldest], strategy: `created batch containing only task with id ${oldest.uid} of type \`${oldest.type}\` that cannot be batched with any other task.` }
     }
     const ofIndex = RoaringBitmap32.and(enqueued, this.queue.index.byIndex.get(oldest.indexUid) ?? newBitmap())
-    const tasks = this.queue.getMany(ofIndex)
+    // At most MAX_BATCHED_TASKS are read and batched at once, so a long queue costs the same per batch.
+    const tasks = this.queue.getMany(ofIndex.rangeUint32Array(0, MAX_BATCHED_TASKS))
     const picked = autobatch(tasks.map((t) => ({ uid: t.uid, type: t.type, class: batchClassOf(t) })), oldest.indexUid, this.catalog.has(oldest.indexUid))
     const chosen = new Set(picked.uids)
-    return { tasks: tasks.filter((t) => chosen.has(t.uid)), strategy: picked.strategy }
+    const strategy = picked.uids.length === MAX_BATCHED_TASKS && ofIndex.size > MAX_BATCHED_TASKS
+      ? `batched up to configured batch limit of ${MAX_BATCHED_TASKS} tasks`
+      : picked.strategy
+    return { tasks: tasks.filter((t) => chosen.has(t.uid)), strategy }
   }
 
   /**

@@ -140,3 +140,21 @@ t.test('task uids are never reused, even after deleting tasks and restarting', a
   t.equal(again.body.taskUid, latest + 1)
   await third.stop()
 })
+
+t.test('document payloads, small and large, survive kill -9 right after their 202', async (t) => {
+  const dbPath = tempDir()
+  t.teardown(() => rmSync(dbPath, { recursive: true, force: true }))
+  // Hold batches so that most payloads are still waiting when the server dies.
+  const first = await startServer({ dbPath, env: { TESSERA_TEST_BATCH_DELAY_MS: '2000' } })
+  const small = Array.from({ length: 30 }, (_, i) => call(`${first.url}/indexes/docs/documents`, { method: 'POST', json: [{ id: i, kind: 'small' }] }))
+  // Above the inline limit: this one is fsynced as a file.
+  const bigDocs = Array.from({ length: 3000 }, (_, i) => ({ id: 1000 + i, kind: 'big', text: 'x'.repeat(100) }))
+  const big = call(`${first.url}/indexes/docs/documents`, { method: 'POST', json: bigDocs })
+  const answers = await Promise.all([...small, big])
+  t.ok(answers.every((a) => a.status === 202), 'all accepted')
+  await first.kill9()
+  const second = await startServer({ dbPath })
+  t.teardown(() => second.stop())
+  for (const a of answers) t.equal((await waitTask(second.url, a.body.taskUid)).status, 'succeeded', `task ${a.body.taskUid}`)
+  t.equal((await call(`${second.url}/indexes/docs/stats`)).body.numberOfDocuments, 3030, 'every document of every payload')
+})
