@@ -203,7 +203,8 @@ export class Engine {
     const { name, copy } = await this.payloads.write(body)
     const path = this.payloads.path(name)
     try {
-      const checked = await runJob(this.pool, 'validatePayload', { path, format: options.format, csvDelimiter: options.csvDelimiter })
+      // A small payload is checked here: the hop to a worker would cost more than the check.
+      const checked = await runJob(copy ? undefined : this.pool, 'validatePayload', { path, format: options.format, csvDelimiter: options.csvDelimiter })
       if (!checked.ok) throw new TesseraError(checked.code, checked.message)
       const task = await this.queue.register({
         type: 'documentAdditionOrUpdate', indexUid: uid,

@@ -9,7 +9,7 @@ import type { CatalogDraft, IndexMeta } from '../indexes/catalog.js'
 import type { WorkerPool } from '../pool/index.js'
 import { runJob } from '../pool/jobs.js'
 import type { Features } from '../features/index.js'
-import type { PayloadFiles } from '../payload/files.js'
+import { INLINE_LIMIT, type PayloadFiles } from '../payload/files.js'
 import type { Document } from '../payload/documents.js'
 import { applySettingsUpdate, readSettings, settingsUpdateCreatesIndex, settingsWriteOps, type ReindexKind, type Settings } from '../settings/index.js'
 import { checkFilterable, matches, parseFilter } from '../filter/index.js'
@@ -138,7 +138,9 @@ export class DocumentBatch {
     const parse = (i: number): Promise<Document[]> | null => {
       const range = op.chunks[i]
       if (!range) return null
-      const parsed = runJob(this.deps.pool, 'parsePayloadChunk', { ...source, start: range[0], end: range[1], csvHeader: op.csvHeader }).then((text) => JSON.parse(text) as Document[])
+      // Small chunks are parsed here: the hop to a worker would cost more than the parse.
+      const pool = range[1] - range[0] <= INLINE_LIMIT ? undefined : this.deps.pool
+      const parsed = runJob(pool, 'parsePayloadChunk', { ...source, start: range[0], end: range[1], csvHeader: op.csvHeader }).then((text) => JSON.parse(text) as Document[])
       // A prefetched chunk may fail while the batch is already failing for another reason: never unhandled.
       parsed.catch(() => {})
       return parsed

@@ -67,9 +67,15 @@ export class PayloadFiles {
     return { name, bytes, copy: null }
   }
 
-  async remove(name: string): Promise<void> {
+  /** The write that drops a payload's database copy (if it has one), for the commit that finishes its task. */
+  dropCopyOp(name: string): WriteOp {
+    return { column: 'default', key: copyKey(name) }
+  }
+
+  /** Remove a payload's file, and its copy unless the caller's commit already dropped it (`dropCopyOp`). */
+  async remove(name: string, copyDropped = false): Promise<void> {
     await rm(this.path(name), { force: true })
-    if (this.store.get('default', copyKey(name))) await this.store.commit([{ column: 'default', key: copyKey(name) }])
+    if (!copyDropped && this.store.get('default', copyKey(name))) await this.store.commit([this.dropCopyOp(name)])
   }
 
   /**

@@ -273,7 +273,9 @@ export class Scheduler {
     const documents = new DocumentBatch({ store: this.store, documents: this.deps.documents, payloads: this.deps.payloads, pool: this.deps.pool, features: this.deps.features, draft, now, signal })
     const finals: Task[] = []
     const payloads = tasks.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))
-    const removePayloads = async () => { for (const p of payloads) await this.deps.payloads.remove(p) }
+    // The batch's commit drops the payloads' database copies; their files go after it.
+    const dropCopies = payloads.map((p) => this.deps.payloads.dropCopyOp(p))
+    const removePayloads = async () => { for (const p of payloads) await this.deps.payloads.remove(p, true) }
     let renamer = -1
     // An index deletion absorbs the document and settings tasks batched before it: they are not applied (the index
     // goes anyway) and succeed having done nothing, as in Meilisearch.
@@ -296,7 +298,7 @@ export class Scheduler {
       // A failing document or settings task fails its whole batch, and nothing of the batch is applied.
       const error = toErrorObject(err)
       return {
-        prepare: async () => [],
+        prepare: async () => dropCopies,
         finals: tasks.map((t) => finish(t, 'failed', failedDetails(t.details), error)),
         before: new Map(tasks.map((t) => [t.uid, t])),
         publish: () => {},
@@ -307,6 +309,7 @@ export class Scheduler {
     const prepare = async () => {
       const ops = draft.ops.slice()
       for (const op of await documents.finalOps()) ops.push(op)
+      for (const op of dropCopies) ops.push(op)
       return ops
     }
     const before = new Map<number, Task>(tasks.map((t) => [t.uid, t]))
