@@ -119,3 +119,37 @@ export function booleanParam(code: ErrorCode, param: string, text: string): bool
   if (text === 'false') return false
   throw invalidParameter(code, param, `could not parse \`${text}\` as a boolean, expected either \`true\` or \`false\``)
 }
+
+// ---- typed values of JSON bodies ----------------------------------------------------------------------------------
+
+export function expectString(value: unknown, path: Path, code: ErrorCode): string {
+  if (typeof value !== 'string') throw invalidType(code, path, 'a string', value)
+  return value
+}
+
+export function expectBoolean(value: unknown, path: Path, code: ErrorCode): boolean {
+  if (typeof value !== 'boolean') throw invalidType(code, path, 'a boolean', value)
+  return value
+}
+
+export function expectNumber(value: unknown, path: Path, code: ErrorCode): number {
+  if (typeof value !== 'number') throw invalidType(code, path, 'a number', value)
+  return value
+}
+
+export function expectStringList(value: unknown, path: Path, code: ErrorCode): string[] {
+  if (!Array.isArray(value)) throw invalidType(code, path, 'an array', value)
+  return value.map((item, i) => expectString(item, at(path, i), code))
+}
+
+/** deserr's "Unknown value" for enums, with its "did you mean" hint. */
+export function unknownValue(code: ErrorCode, path: Path, value: string, accepted: readonly string[]): TesseraError {
+  const hinted = unknownField('', value, accepted, code).message.slice(`Unknown field \`${value}\`: `.length)
+  return new TesseraError(code, `Unknown value \`${value}\`${path === '' ? '' : ` at \`${path}\``}: ${hinted}`)
+}
+
+export function expectEnum<T extends string>(value: unknown, path: Path, code: ErrorCode, accepted: readonly T[]): T {
+  const s = expectString(value, path, code)
+  if (!(accepted as readonly string[]).includes(s)) throw unknownValue(code, path, s, accepted)
+  return s as T
+}

@@ -14,6 +14,7 @@
 import { TesseraError, type ErrorCode } from '../errors/index.js'
 import {
   at, invalidParameter, invalidType, invalidValue, missingField, unknownField, unknownParameter, type Path,
+  expectString as str, expectBoolean as bool, expectNumber as float, expectStringList as strings, expectEnum as enumValue, unknownValue,
 } from '../errors/deserr.js'
 
 // ---- the query ---------------------------------------------------------------------------------------------------
@@ -157,46 +158,14 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v)
 }
 
-function str(v: unknown, path: Path, code: ErrorCode): string {
-  if (typeof v !== 'string') throw invalidType(code, path, 'a string', v)
-  return v
-}
-
 function usize(v: unknown, path: Path, code: ErrorCode): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_USIZE) throw invalidType(code, path, 'a positive integer', v)
   return v
 }
 
-function bool(v: unknown, path: Path, code: ErrorCode): boolean {
-  if (typeof v !== 'boolean') throw invalidType(code, path, 'a boolean', v)
-  return v
-}
-
-function float(v: unknown, path: Path, code: ErrorCode): number {
-  if (typeof v !== 'number') throw invalidType(code, path, 'a number', v)
-  return v
-}
-
-function strings(v: unknown, path: Path, code: ErrorCode): string[] {
-  if (!Array.isArray(v)) throw invalidType(code, path, 'an array', v)
-  return v.map((item, i) => str(item, at(path, i), code))
-}
-
-/** deserr's "Unknown value" for enums, with its "did you mean" hint. */
-function unknownValue(code: ErrorCode, path: Path, value: string, accepted: readonly string[]): TesseraError {
-  const hinted = unknownField('', value, accepted, code).message.slice(`Unknown field \`${value}\`: `.length)
-  return new TesseraError(code, `Unknown value \`${value}\`${path === '' ? '' : ` at \`${path}\``}: ${hinted}`)
-}
-
 function unknownParamValue(code: ErrorCode, param: string, value: string, accepted: readonly string[]): TesseraError {
   const hinted = unknownField('', value, accepted, code).message.slice(`Unknown field \`${value}\`: `.length)
   return new TesseraError(code, `Unknown value \`${value}\` for parameter \`${param}\`: ${hinted}`)
-}
-
-function enumValue<T extends string>(v: unknown, path: Path, code: ErrorCode, accepted: readonly T[]): T {
-  const s = str(v, path, code)
-  if (!(accepted as readonly string[]).includes(s)) throw unknownValue(code, path, s, accepted)
-  return s as T
 }
 
 // ---- POST ------------------------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@
  */
 import { TesseraError, type ErrorCode } from '../errors/index.js'
 import type { Features } from '../features/index.js'
-import { at, expectObject, invalidType, invalidValue, missingField, unknownField, type Path } from '../errors/deserr.js'
+import { at, expectObject, invalidType, invalidValue, missingField, unknownField, unknownValue, type Path } from '../errors/deserr.js'
 import {
   DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, clone, deepEqual, isObject, setKey, sortedMap,
   type EmbedderKind, type EmbedderSettings, type Pooling,
@@ -98,12 +98,6 @@ function checkFields(name: string, e: EmbedderUpdate, source: string, context: C
     if (status === 'disallowed' && value !== undefined) throw invalidFieldForSource(name, source, field, context)
     if (status === 'mandatory' && (value === undefined || value === null)) throw missingFieldForSource(name, source, field)
   }
-}
-
-/** deserr's message for a string outside an enum (with its "did you mean" hint). */
-export function unknownValue(code: ErrorCode, path: Path, value: string, accepted: readonly string[]): TesseraError {
-  const hinted = unknownField('', value, accepted, code).message.slice(`Unknown field \`${value}\`: `.length)
-  return new TesseraError(code, `Unknown value \`${value}\`${path === '' ? '' : ` at \`${path}\``}: ${hinted}`)
 }
 
 // ---- deserialization ---------------------------------------------------------------------------------------

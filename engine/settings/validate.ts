@@ -12,8 +12,11 @@
  */
 import { TesseraError, type ErrorCode } from '../errors/index.js'
 import type { Features } from '../features/index.js'
-import { at, expectObject, invalidType, invalidValue, missingField, unknownField, type Path } from '../errors/deserr.js'
-import { checkEmbedderFeatures, parseEmbedder, unknownValue, validateEmbedder, type EmbedderUpdate } from './embedders.js'
+import {
+  at, expectObject, invalidType, invalidValue, missingField, unknownField, type Path,
+  expectString as string, expectBoolean as boolean, expectNumber as number, expectStringList as stringList, expectEnum as enumValue, unknownValue,
+} from '../errors/deserr.js'
+import { checkEmbedderFeatures, parseEmbedder, validateEmbedder, type EmbedderUpdate } from './embedders.js'
 import {
   SETTINGS_FIELDS, isObject, setKey, sortedMap, sortedSet,
   type FilterableAttributeRule, type LocalizedAttributesRule, type SettingsField, type SettingsUpdate,
@@ -70,37 +73,11 @@ export const FIELD_CODES: Record<SettingsField, ErrorCode> = {
 
 // ---- primitive readers ---------------------------------------------------------------------------------------
 
-function string(value: unknown, path: Path, code: ErrorCode): string {
-  if (typeof value !== 'string') throw invalidType(code, path, 'a string', value)
-  return value
-}
-
-function boolean(value: unknown, path: Path, code: ErrorCode): boolean {
-  if (typeof value !== 'boolean') throw invalidType(code, path, 'a boolean', value)
-  return value
-}
-
 /** An unsigned integer of at most `max` (u8: 255; usize/u64 otherwise), with deserr's messages. */
 function unsigned(value: unknown, path: Path, code: ErrorCode, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw invalidType(code, path, 'a positive integer', value)
   if (value > max) throw invalidValue(code, path, `value: \`${value}\` is too large to be deserialized, maximum value authorized is \`${max}\``)
   return value
-}
-
-function number(value: unknown, path: Path, code: ErrorCode): number {
-  if (typeof value !== 'number') throw invalidType(code, path, 'a number', value)
-  return value
-}
-
-function stringList(value: unknown, path: Path, code: ErrorCode): string[] {
-  if (!Array.isArray(value)) throw invalidType(code, path, 'an array', value)
-  return value.map((v, i) => string(v, at(path, i), code))
-}
-
-function enumValue<T extends string>(value: unknown, path: Path, code: ErrorCode, accepted: readonly T[]): T {
-  const s = string(value, path, code)
-  if (!(accepted as readonly string[]).includes(s)) throw unknownValue(code, path, s, accepted)
-  return s as T
 }
 
 // ---- ranking rules ---------------------------------------------------------------------------------------------
