@@ -82,6 +82,3 @@ export function describeCode(code: ErrorCode): { status: number; type: ErrorType
   return { status: entry[0], type: entry[1] }
 }
 
-export function isKnownCode(code: string): boolean {
-  return TABLE.has(code)
-}

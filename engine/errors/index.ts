@@ -1,6 +1,6 @@
 import { describeCode, type ErrorCode, type ErrorType } from './codes.js'
 
-export { describeCode, isKnownCode, type ErrorCode, type ErrorType } from './codes.js'
+export { describeCode, type ErrorCode, type ErrorType } from './codes.js'
 
 /** The error object exactly as it is serialized, in Meilisearch's key order. */
 export interface ErrorObject {

@@ -12,6 +12,7 @@
  *   gives the route-level `missing_search_hybrid` check that Meilisearch makes after resolving the index.
  */
 import { TesseraError, type ErrorCode } from '../errors/index.js'
+import { LOCALES, LOCALE_VALUES, TO_ISO_639_3 } from '../settings/locales.js'
 import {
   at, invalidParameter, invalidType, invalidValue, missingField, unknownField, unknownParameter, type Path,
   expectString as str, expectBoolean as bool, expectNumber as float, expectStringList as strings, expectEnum as enumValue, unknownValue,
@@ -132,21 +133,6 @@ const SEMANTIC_RATIO_MESSAGE = 'the value of `semanticRatio` is invalid, expecte
 
 // ---- locales -----------------------------------------------------------------------------------------------------
 
-/** Meilisearch's `Locale` enum: ISO-639-1 → ISO-639-3, in declaration order (the order of the JSON message). */
-const LOCALES: readonly (readonly [string, string])[] = [
-  ['af', 'afr'], ['ak', 'aka'], ['am', 'amh'], ['ar', 'ara'], ['az', 'aze'], ['be', 'bel'], ['bn', 'ben'], ['bg', 'bul'],
-  ['ca', 'cat'], ['cs', 'ces'], ['da', 'dan'], ['de', 'deu'], ['el', 'ell'], ['en', 'eng'], ['eo', 'epo'], ['et', 'est'],
-  ['fi', 'fin'], ['fr', 'fra'], ['gu', 'guj'], ['he', 'heb'], ['hi', 'hin'], ['hr', 'hrv'], ['hu', 'hun'], ['hy', 'hye'],
-  ['id', 'ind'], ['it', 'ita'], ['jv', 'jav'], ['ja', 'jpn'], ['kn', 'kan'], ['ka', 'kat'], ['km', 'khm'], ['ko', 'kor'],
-  ['la', 'lat'], ['lv', 'lav'], ['lt', 'lit'], ['ml', 'mal'], ['mr', 'mar'], ['mk', 'mkd'], ['my', 'mya'], ['ne', 'nep'],
-  ['nl', 'nld'], ['nb', 'nob'], ['or', 'ori'], ['pa', 'pan'], ['fa', 'pes'], ['pl', 'pol'], ['pt', 'por'], ['ro', 'ron'],
-  ['ru', 'rus'], ['si', 'sin'], ['sk', 'slk'], ['sl', 'slv'], ['sn', 'sna'], ['es', 'spa'], ['sr', 'srp'], ['sv', 'swe'],
-  ['ta', 'tam'], ['te', 'tel'], ['tl', 'tgl'], ['th', 'tha'], ['tk', 'tuk'], ['tr', 'tur'], ['uk', 'ukr'], ['ur', 'urd'],
-  ['uz', 'uzb'], ['vi', 'vie'], ['yi', 'yid'], ['zh', 'zho'], ['zu', 'zul'],
-]
-/** JSON form (deserr enum): declaration order, two-letter codes, then three-letter ones, then `cmn`. */
-const LOCALE_VALUES: readonly string[] = [...LOCALES.map(([two]) => two), ...LOCALES.map(([, three]) => three), 'cmn']
-const TO_ISO_639_3 = new Map<string, string>([...LOCALES.map(([two, three]) => [two, three] as const), ...LOCALES.map(([, three]) => [three, three] as const), ['cmn', 'cmn']])
 /** Query-parameter form (`Locale::from_str`'s error): two-letter codes sorted, then three-letter codes sorted. */
 const LOCALE_PARAM_LIST = [...LOCALES.map(([two]) => two).sort(), ...[...LOCALES.map(([, three]) => three), 'cmn'].sort()].join(', ')
 

@@ -12,6 +12,7 @@
  */
 import { TesseraError, type ErrorCode } from '../errors/index.js'
 import type { Features } from '../features/index.js'
+import { LOCALE_VALUES, TO_ISO_639_3 } from './locales.js'
 import {
   at, expectObject, invalidType, invalidValue, missingField, unknownField, type Path,
   expectString as string, expectBoolean as boolean, expectNumber as number, expectStringList as stringList, expectEnum as enumValue, unknownValue,
@@ -210,20 +211,6 @@ function orderKeys(obj: Record<string, unknown>, order: readonly string[]): Reco
 
 // ---- localized attributes --------------------------------------------------------------------------------------
 
-/** Meilisearch's `Locale` enum: ISO-639-1 → ISO-639-3, in its declaration order (the order of its messages). */
-const LOCALES: readonly [string, string][] = [
-  ['af', 'afr'], ['ak', 'aka'], ['am', 'amh'], ['ar', 'ara'], ['az', 'aze'], ['be', 'bel'], ['bn', 'ben'], ['bg', 'bul'],
-  ['ca', 'cat'], ['cs', 'ces'], ['da', 'dan'], ['de', 'deu'], ['el', 'ell'], ['en', 'eng'], ['eo', 'epo'], ['et', 'est'],
-  ['fi', 'fin'], ['fr', 'fra'], ['gu', 'guj'], ['he', 'heb'], ['hi', 'hin'], ['hr', 'hrv'], ['hu', 'hun'], ['hy', 'hye'],
-  ['id', 'ind'], ['it', 'ita'], ['jv', 'jav'], ['ja', 'jpn'], ['kn', 'kan'], ['ka', 'kat'], ['km', 'khm'], ['ko', 'kor'],
-  ['la', 'lat'], ['lv', 'lav'], ['lt', 'lit'], ['ml', 'mal'], ['mr', 'mar'], ['mk', 'mkd'], ['my', 'mya'], ['ne', 'nep'],
-  ['nl', 'nld'], ['nb', 'nob'], ['or', 'ori'], ['pa', 'pan'], ['fa', 'pes'], ['pl', 'pol'], ['pt', 'por'], ['ro', 'ron'],
-  ['ru', 'rus'], ['si', 'sin'], ['sk', 'slk'], ['sl', 'slv'], ['sn', 'sna'], ['es', 'spa'], ['sr', 'srp'], ['sv', 'swe'],
-  ['ta', 'tam'], ['te', 'tel'], ['tl', 'tgl'], ['th', 'tha'], ['tk', 'tuk'], ['tr', 'tur'], ['uk', 'ukr'], ['ur', 'urd'],
-  ['uz', 'uzb'], ['vi', 'vie'], ['yi', 'yid'], ['zh', 'zho'], ['zu', 'zul'],
-]
-const LOCALE_VALUES = [...LOCALES.map(([two]) => two), ...LOCALES.map(([, three]) => three), 'cmn']
-const TO_ISO_639_3 = new Map<string, string>([...LOCALES.map(([two, three]) => [two, three] as [string, string]), ...LOCALES.map(([, three]) => [three, three] as [string, string]), ['cmn', 'cmn']])
 
 function localizedAttributes(value: unknown, path: Path, code: ErrorCode): LocalizedAttributesRule[] {
   if (!Array.isArray(value)) throw invalidType(code, path, 'an array', value)

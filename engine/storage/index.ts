@@ -173,19 +173,6 @@ export class Store {
     }
   }
 
-  /** Keys of a range, without values. */
-  async *scanKeys(column: Column, options: ScanOptions = {}): AsyncGenerator<Buffer> {
-    const it = this.db.keys({ ...options, column: this.column(column) })
-    try {
-      while (true) {
-        const keys: Buffer[] = await it.nextv(1000)
-        if (keys.length === 0) return
-        yield* keys
-      }
-    } finally {
-      await it.close()
-    }
-  }
 
   /**
    * Drop a key range with one range tombstone. Not atomic with commits: use it only for data that is already

@@ -24,12 +24,3 @@ export interface Page {
   from?: number
   reverse: boolean
 }
-
-export const FILTER_KEYS = [
-  'uids', 'batchUids', 'indexUids', 'statuses', 'types', 'canceledBy', 'beforeEnqueuedAt', 'afterEnqueuedAt',
-  'beforeStartedAt', 'afterStartedAt', 'beforeFinishedAt', 'afterFinishedAt',
-] as const
-
-export function isEmptyFilter(f: TaskFilter): boolean {
-  return FILTER_KEYS.every((k) => f[k] === undefined)
-}

@@ -93,10 +93,6 @@ export class Scheduler {
     }
   }
 
-  /** Whether a batch touching `indexUid` is running. */
-  isProcessing(uids: Bitmap): boolean {
-    return this.current !== null && this.current.uids.intersects(uids)
-  }
 
   /** Abort the running batch if it contains any of `uids` (a cancelation was registered for them). */
   abortIfProcessing(uids: Bitmap): void {

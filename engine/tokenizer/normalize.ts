@@ -19,6 +19,7 @@
  * (Meilisearch builds charabia with its default features, which enable the Japanese, Chinese, Greek, Vietnamese,
  * Turkish and Swedish normalizers; camelCase splitting is not enabled.)
  */
+import { TO_ISO_639_3 } from '../settings/locales.js'
 import { Script, isCasedScript, stripsMarks } from './script.js'
 
 /** Languages the tokenizer tells apart (behaviour differs only for these); anything else is `Lang.Other`. */
@@ -27,15 +28,6 @@ export const Lang = {
 } as const
 export type LangId = number
 
-const ISO_639_1: Record<string, string> = {
-  af: 'afr', ak: 'aka', am: 'amh', ar: 'ara', az: 'aze', be: 'bel', bn: 'ben', bg: 'bul', ca: 'cat', cs: 'ces',
-  da: 'dan', de: 'deu', el: 'ell', en: 'eng', eo: 'epo', et: 'est', fi: 'fin', fr: 'fra', gu: 'guj', he: 'heb',
-  hi: 'hin', hr: 'hrv', hu: 'hun', hy: 'hye', id: 'ind', it: 'ita', jv: 'jav', ja: 'jpn', kn: 'kan', ka: 'kat',
-  km: 'khm', ko: 'kor', la: 'lat', lv: 'lav', lt: 'lit', ml: 'mal', mr: 'mar', mk: 'mkd', my: 'mya', ne: 'nep',
-  nl: 'nld', nb: 'nob', or: 'ori', pa: 'pan', fa: 'pes', pl: 'pol', pt: 'por', ro: 'ron', ru: 'rus', si: 'sin',
-  sk: 'slk', sl: 'slv', sn: 'sna', es: 'spa', sr: 'srp', sv: 'swe', ta: 'tam', te: 'tel', tl: 'tgl', th: 'tha',
-  tk: 'tuk', tr: 'tur', uk: 'ukr', ur: 'urd', uz: 'uzb', vi: 'vie', yi: 'yid', zh: 'zho', zu: 'zul',
-}
 
 const LANG_IDS: Record<string, LangId> = {
   cmn: Lang.Cmn, zho: Lang.Zho, jpn: Lang.Jpn, swe: Lang.Swe, deu: Lang.Deu, kor: Lang.Kor, tha: Lang.Tha,
@@ -45,7 +37,7 @@ const LANG_IDS: Record<string, LangId> = {
 /** A locale (ISO-639-1 or -3, any case) as a language id. */
 export function langId(locale: string): LangId {
   const l = locale.toLowerCase()
-  return LANG_IDS[ISO_639_1[l] ?? l] ?? Lang.Other
+  return LANG_IDS[TO_ISO_639_3.get(l) ?? l] ?? Lang.Other
 }
 
 // ---- non-lossy --------------------------------------------------------------------------------------------------

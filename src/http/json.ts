@@ -1,5 +1,5 @@
 /** JSON request bodies and JSON responses. */
-import { TesseraError, describeCode, errorObject, toErrorObject } from '../../engine/errors/index.js'
+import { TesseraError, describeCode, toErrorObject } from '../../engine/errors/index.js'
 import { parseJsonBytes, type JsonParse } from '../../engine/payload/json.js'
 import type { WorkerPool } from '../../engine/pool/index.js'
 import { readBody } from './body.js'
@@ -19,7 +19,6 @@ export function errorResponse(err: unknown): Response {
   return json(describeCode(body.code).status, body)
 }
 
-export { errorObject }
 
 /** Read and parse a JSON body, with Meilisearch's content-type and payload errors. */
 export async function readJson(req: Request, limit: number, pool?: WorkerPool): Promise<unknown> {
