@@ -16,12 +16,15 @@ import type { BatchView, EnqueuedTask, IndexSwap, Task, TaskView } from './tasks
 import type { WorkerPool } from './pool/index.js'
 import { Features } from './features/index.js'
 import { DocumentStore } from './documents/store.js'
+import { InvertedStore } from './inverted/index.js'
 import { PayloadFiles } from './payload/files.js'
 import { readPage, shape, canonicalId, documentNotFound, type DocumentPage, type DocumentQuery } from './documents/read.js'
 import { runJob } from './pool/jobs.js'
 import type { Document } from './payload/documents.js'
 import type { PayloadFormat } from './tasks/types.js'
 import { readSettings, settingsDetails, type Settings, type SettingsUpdate } from './settings/index.js'
+import { search as runSearch, type SearchQuery, type SearchSource } from './search/index.js'
+import { searchKind } from './search/query.js'
 
 export type { WorkerPool } from './pool/index.js'
 export { TesseraError } from './errors/index.js'
@@ -66,6 +69,7 @@ export class Engine {
     readonly features: Features,
     readonly documents: DocumentStore,
     readonly payloads: PayloadFiles,
+    readonly inverted: InvertedStore,
   ) {}
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -87,6 +91,7 @@ export class Engine {
     }
     const features = await Features.load(store)
     const documents = new DocumentStore(store)
+    const inverted = new InvertedStore(store)
     // Documents staged by a batch that never committed are dropped.
     for (const meta of catalog.list()) await documents.dropStaged(meta.id)
     await documents.dropUnusedIds(catalog.nextUnusedId)
@@ -94,9 +99,9 @@ export class Engine {
     // Small payloads of waiting tasks are restored from their copies; what no waiting task needs goes.
     const waiting = queue.getMany(RoaringBitmap32.or(queue.index.status('enqueued'), queue.index.status('processing')))
     await payloads.recover(new Set(waiting.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))))
-    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, log: options.log })
+    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, log: options.log })
     queue.onRegistered = () => scheduler.wake()
-    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads)
+    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted)
     scheduler.wake()
     return engine
   }
@@ -262,6 +267,46 @@ export class Engine {
   async updateSettings(uid: string, update: SettingsUpdate): Promise<EnqueuedTask> {
     const task = await this.queue.register({ type: 'settingsUpdate', indexUid: uid, details: settingsDetails(update), operation: { type: 'settingsUpdate', update } })
     return enqueuedView(task)
+  }
+
+  // ---- search ------------------------------------------------------------------------------------------
+
+  /** Settings read per search are cached until the next batch is published. */
+  private readonly settingsCache = new Map<number, { published: number; settings: Settings }>()
+
+  private cachedSettings(indexId: number): Settings {
+    const published = this.scheduler.publishedBatches
+    const hit = this.settingsCache.get(indexId)
+    if (hit && hit.published === published) return hit.settings
+    const settings = readSettings(this.store, indexId)
+    if (this.settingsCache.size > 1000) this.settingsCache.clear()
+    this.settingsCache.set(indexId, { published, settings })
+    return settings
+  }
+
+  /** What a search of the index reads (its published views). */
+  async searchSource(uid: string): Promise<SearchSource> {
+    const meta = this.indexMeta(uid)
+    const inverted = await this.inverted.get(meta.id)
+    const state = this.documents.state(meta.id)
+    return {
+      uid,
+      settings: this.cachedSettings(meta.id),
+      inverted,
+      live: state.live,
+      fetch: (docids) => this.documents.getMany(meta.id, docids),
+      fieldNames: () => state.fields.keys(),
+    }
+  }
+
+  /** A keyword (or placeholder) search: Meilisearch's response object. */
+  async search(uid: string, query: SearchQuery): Promise<Record<string, unknown>> {
+    const source = await this.searchSource(uid)
+    if (searchKind(query) !== 'keyword') {
+      // No embedder is configured yet (vectors come with the embedders work).
+      throw new TesseraError('invalid_search_embedder', `Cannot find embedder with name \`${query.hybrid?.embedder ?? 'default'}\`.`)
+    }
+    return runSearch(source, query)
   }
 
   // ---- stats -------------------------------------------------------------------------------------------

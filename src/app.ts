@@ -15,6 +15,7 @@ import { systemRoutes } from './routes/system.js'
 import { settingsRoutes } from './routes/settings.js'
 import { featureRoutes } from './routes/features.js'
 import { documentRoutes } from './routes/documents.js'
+import { searchRoutes } from './routes/search.js'
 
 const VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT, TRACE'
@@ -25,6 +26,7 @@ export function buildRouter(): Router<AppContext> {
   taskRoutes(router)
   indexRoutes(router)
   documentRoutes(router)
+  searchRoutes(router)
   settingsRoutes(router)
   featureRoutes(router)
   return router

@@ -18,11 +18,18 @@ import type { DocumentDraft, DocumentStore } from './store.js'
 import { documentId, inferPrimaryKey } from './ids.js'
 import { canonicalId } from './read.js'
 import { validateVectors } from './vectors.js'
+import { InvertedDraft, extractionConfig, type ExtractedChunk, type ExtractionConfig, type InvertedStore } from '../inverted/index.js'
+
+/** Settings changes that change the indexed words: the inverted index is rebuilt from the documents. */
+const WORD_REINDEX: ReadonlySet<ReindexKind> = new Set<ReindexKind>(['searchable', 'stopWords', 'separators', 'dictionary', 'localizedAttributes'])
+/** Documents per extraction job when rebuilding. */
+const REBUILD_CHUNK = 2000
 
 export interface BatchDeps {
   store: Store
   documents: DocumentStore
   payloads: PayloadFiles
+  inverted: InvertedStore
   pool?: WorkerPool
   features: Features
   draft: CatalogDraft
@@ -50,6 +57,10 @@ export class DocumentBatch {
    * settings yet; the search issues apply exactly this work when they add the inverted and facet indexes.
    */
   readonly reindex = new Map<number, Set<ReindexKind>>()
+  /** Inverted index drafts by internal id. */
+  private readonly words = new Map<number, InvertedDraft>()
+  /** Publishes the committed inverted index drafts. */
+  private readonly wordApplies: (() => void)[] = []
   /** Internal ids left by clears in this batch. */
   private readonly cleared: number[] = []
   /** Payload files to remove once the batch is committed. */
@@ -68,6 +79,22 @@ export class DocumentBatch {
   }
 
   /** Whether an internal id is still an index of the draft catalog (not deleted or cleared by this batch). */
+  private async wordsDraft(meta: IndexMeta): Promise<InvertedDraft> {
+    let d = this.words.get(meta.id)
+    if (!d) this.words.set(meta.id, (d = new InvertedDraft(await this.deps.inverted.get(meta.id))))
+    return d
+  }
+
+  private extraction(meta: IndexMeta): ExtractionConfig {
+    return extractionConfig(this.settingsOf(meta))
+  }
+
+  /** Extract documents' words (in the pool for big sets). */
+  private extract(docs: readonly Document[], config: ExtractionConfig): Promise<ExtractedChunk> {
+    const text = JSON.stringify(docs)
+    return runJob(text.length <= INLINE_LIMIT ? undefined : this.deps.pool, 'extractWords', { docs: text, extraction: config })
+  }
+
   private stillLive(id: number): boolean {
     for (const meta of [...this.drafts.values()].map((d) => this.deps.draft.get(d.uid))) if (meta?.id === id) return true
     for (const uid of this.settingUids.get(id) ?? []) if (this.deps.draft.get(uid)?.id === id) return true
@@ -106,10 +133,15 @@ export class DocumentBatch {
         if ('clear' in op) return this.clear(uid, meta, task.details)
         if ('ids' in op) {
           const docs = this.docs(meta)
+          const words = await this.wordsDraft(meta)
           let deleted = 0
           for (const id of op.ids) {
             const ext = canonicalId(id)
-            if (ext !== null && docs.delete(ext)) deleted++
+            const docid = ext === null ? undefined : docs.delete(ext)
+            if (docid !== undefined) {
+              words.remove(docid)
+              deleted++
+            }
           }
           return { ...task.details, deletedDocuments: deleted }
         }
@@ -134,13 +166,16 @@ export class DocumentBatch {
     let primaryKey = meta.primaryKey
     let received = 0
     const docs = this.docs(meta)
-    // The next chunk is parsed in the pool while this thread stores the current one.
-    const parse = (i: number): Promise<Document[]> | null => {
+    const words = await this.wordsDraft(meta)
+    const extraction = this.extraction(meta)
+    // The next chunk is parsed (and its words extracted) in the pool while this thread stores the current one.
+    const parse = (i: number): Promise<{ docs: Document[]; words: ExtractedChunk }> | null => {
       const range = op.chunks[i]
       if (!range) return null
       // Small chunks are parsed here: the hop to a worker would cost more than the parse.
       const pool = range[1] - range[0] <= INLINE_LIMIT ? undefined : this.deps.pool
-      const parsed = runJob(pool, 'parsePayloadChunk', { ...source, start: range[0], end: range[1], csvHeader: op.csvHeader }).then((text) => JSON.parse(text) as Document[])
+      const parsed = runJob(pool, 'parseAndExtract', { ...source, start: range[0], end: range[1], csvHeader: op.csvHeader, extraction })
+        .then((r) => ({ docs: JSON.parse(r.docs) as Document[], words: r.words }))
       // A prefetched chunk may fail while the batch is already failing for another reason: never unhandled.
       parsed.catch(() => {})
       return parsed
@@ -154,7 +189,10 @@ export class DocumentBatch {
         throw new BatchAborted()
       }
       const chunk = await pending
-      for (const doc of chunk) {
+      const docids: number[] = []
+      // Merged updates are extracted again (the payload's words are not the stored document's).
+      const merged: { at: number; doc: Document }[] = []
+      for (const doc of chunk.docs) {
         if (primaryKey === null) {
           primaryKey = op.primaryKey ?? inferPrimaryKey(doc)
           meta = { ...meta, primaryKey, updatedAt: this.deps.now }
@@ -166,12 +204,16 @@ export class DocumentBatch {
           const existing = docs.lookup(ext)
           const old = existing === undefined ? undefined : docs.read(existing)
           // Add-or-update replaces top-level fields whole (nested objects are not deep-merged).
-          await docs.put(ext, old ? { ...old, ...doc } : doc)
+          const stored = old ? { ...old, ...doc } : doc
+          if (old) merged.push({ at: docids.length, doc: stored })
+          docids.push(await docs.put(ext, stored))
         } else {
-          await docs.put(ext, doc)
+          docids.push(await docs.put(ext, doc))
         }
         received++
       }
+      words.add(docids, chunk.words)
+      if (merged.length > 0) words.add(merged.map((m) => docids[m.at]!), await this.extract(merged.map((m) => m.doc), extraction))
     }
     if (primaryKey === null && op.primaryKey !== null) {
       // An empty payload still sets the primary key it names.
@@ -189,7 +231,11 @@ export class DocumentBatch {
     // Only the ids of matching documents are kept, not the documents.
     const doomed: string[] = []
     for await (const [, , doc] of docs.scan()) if (matches(expr, doc)) doomed.push(documentId(doc, meta.primaryKey!))
-    for (const ext of doomed) docs.delete(ext)
+    const words = await this.wordsDraft(meta)
+    for (const ext of doomed) {
+      const docid = docs.delete(ext)
+      if (docid !== undefined) words.remove(docid)
+    }
     return doomed.length
   }
 
@@ -203,22 +249,68 @@ export class DocumentBatch {
     // Its staged rows (if any) are dropped with the old id's data after the commit, or by `abandon` before it.
     this.cleared.push(meta.id)
     this.drafts.delete(meta.id)
+    this.words.delete(meta.id)
     return { ...details, deletedDocuments: deleted }
+  }
+
+  /** Rebuild the inverted index of an index from all its documents (after a settings change of its words). */
+  private async rebuild(meta: IndexMeta): Promise<void> {
+    const words = new InvertedDraft(await this.deps.inverted.get(meta.id), true)
+    this.words.set(meta.id, words)
+    const config = this.extraction(meta)
+    const pending: Promise<void>[] = []
+    let ids: number[] = []
+    let batch: Document[] = []
+    const send = () => {
+      const chunkIds = ids
+      const extracted = this.extract(batch, config)
+      extracted.catch(() => {})
+      // Results are added in order: each waits for the previous one.
+      const previous = pending[pending.length - 1]
+      pending.push((async () => { const chunk = await extracted; await previous; words.add(chunkIds, chunk) })())
+      ids = []
+      batch = []
+    }
+    for await (const [, docid, doc] of this.docs(meta).scan()) {
+      if (this.deps.signal.aborted) throw new BatchAborted()
+      ids.push(docid)
+      batch.push(doc)
+      if (batch.length >= REBUILD_CHUNK) {
+        send()
+        // Keep at most a few chunks in flight.
+        if (pending.length >= 4) await pending[pending.length - 4]
+      }
+    }
+    if (batch.length > 0) send()
+    await Promise.all(pending)
   }
 
   /** Flush staged documents; then the writes of the final commit. */
   async finalOps(): Promise<WriteOp[]> {
     const ops: WriteOp[] = []
+    for (const [id, plan] of this.reindex) {
+      if (!this.stillLive(id) || ![...plan].some((k) => WORD_REINDEX.has(k))) continue
+      const uid = this.settingUids.get(id)?.[0]
+      const meta = uid === undefined ? undefined : this.deps.draft.get(uid)
+      if (meta?.id === id) await this.rebuild(meta)
+    }
     for (const [id, { draft }] of this.drafts) {
       if (!this.stillLive(id)) continue
       await draft.flush()
       for (const op of draft.finalOps()) ops.push(op)
+    }
+    for (const [id, words] of this.words) {
+      if (!this.stillLive(id) || words.touched === 0 && !words.full) continue
+      const { ops: wordOps, apply } = words.finalize()
+      for (const op of wordOps) ops.push(op)
+      this.wordApplies.push(apply)
     }
     for (const [id, settings] of this.settings) if (this.stillLive(id)) for (const op of settingsWriteOps(id, settings)) ops.push(op)
     return ops
   }
 
   publish(): void {
+    for (const apply of this.wordApplies) apply()
     for (const [id, { draft }] of this.drafts) {
       if (this.stillLive(id)) this.deps.documents.publish(draft)
       else this.deps.documents.forget(id)

@@ -205,8 +205,8 @@ export class DocumentDraft {
     }
   }
 
-  /** Store `doc` under `ext`, replacing any previous version. */
-  async put(ext: string, doc: Document): Promise<void> {
+  /** Store `doc` under `ext`, replacing any previous version; returns its internal id. */
+  async put(ext: string, doc: Document): Promise<number> {
     const encoded = encodeDocument(doc)
     const existing = this.lookup(ext)
     if (existing !== undefined) {
@@ -215,7 +215,7 @@ export class DocumentDraft {
       this.account(doc, encoded.byteLength, 1)
       if (this.liveBefore.has(existing)) this.rewritten.set(existing, encoded)
       else await this.stage(existing, encoded)
-      return
+      return existing
     }
     // A new document's id mapping is written ahead with it: readers only follow a mapping to a live document, and
     // the document becomes live with the batch's commit. So the final commit stays small however many new
@@ -227,6 +227,7 @@ export class DocumentDraft {
     this.staged.push({ column: 'externalIds', key: extKey(this.indexId, ext), value: keys.u32(docid) })
     this.stagedExt.set(ext, docid)
     await this.stage(docid, encoded)
+    return docid
   }
 
   private async stage(docid: number, encoded: Buffer): Promise<void> {
@@ -247,17 +248,17 @@ export class DocumentDraft {
     this.stagedExt.clear()
   }
 
-  /** Delete the document with this external id; false when there is none. */
-  delete(ext: string): boolean {
+  /** Delete the document with this external id; returns its internal id, undefined when there is none. */
+  delete(ext: string): number | undefined {
     const docid = this.lookup(ext)
-    if (docid === undefined) return false
+    if (docid === undefined) return undefined
     const old = this.readEncoded(docid)
     this.account(old && decodeDocument(old), old?.byteLength ?? 0, -1)
     this.ext.set(ext, null)
     this.live.remove(docid)
     this.rewritten.set(docid, null)
     this.stagedInMemory.delete(docid)
-    return true
+    return docid
   }
 
   /** Every document of the draft in insertion order (staged ones flushed first, rewritten ones as rewritten). */

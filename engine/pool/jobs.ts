@@ -5,6 +5,7 @@
 import { parseJsonBytes, type JsonParse } from '../payload/json.js'
 import { parsePayloadChunk, validatePayloadFile, type PayloadSource, type PayloadValidation } from '../payload/documents.js'
 import type { WorkerPool } from './index.js'
+import { extractWords, type ExtractedChunk, type ExtractionConfig } from '../inverted/extract.js'
 
 export const jobs = {
   /**
@@ -22,6 +23,15 @@ export const jobs = {
   /** The documents of one chunk of a stored payload, as JSON text (see `validateJson` for why not objects). */
   async parsePayloadChunk(input: PayloadSource & { start: number; end: number; csvHeader?: unknown }): Promise<string> {
     return JSON.stringify(await parsePayloadChunk(input))
+  },
+  /** `parsePayloadChunk`, plus the searchable words of each document as it stands in the payload. */
+  async parseAndExtract(input: PayloadSource & { start: number; end: number; csvHeader?: unknown; extraction: ExtractionConfig }): Promise<{ docs: string; words: ExtractedChunk }> {
+    const docs = await parsePayloadChunk(input)
+    return { docs: JSON.stringify(docs), words: extractWords(docs, input.extraction) }
+  },
+  /** The searchable words of documents given as JSON text (a JSON array). */
+  extractWords(input: { docs: string; extraction: ExtractionConfig }): ExtractedChunk {
+    return extractWords(JSON.parse(input.docs) as Record<string, unknown>[], input.extraction)
   },
 }
 

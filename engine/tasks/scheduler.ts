@@ -7,6 +7,7 @@
 import roaring from 'roaring'
 import { TesseraError, toErrorObject } from '../errors/index.js'
 import { DocumentBatch, BatchAborted } from '../documents/batch.js'
+import type { InvertedStore } from '../inverted/index.js'
 import { settingsUpdateCreatesIndex } from '../settings/index.js'
 import type { DocumentStore } from '../documents/store.js'
 import type { PayloadFiles } from '../payload/files.js'
@@ -32,6 +33,7 @@ export const MAX_BATCHED_TASKS = 10_000
 export interface SchedulerDeps {
   documents: DocumentStore
   payloads: PayloadFiles
+  inverted: InvertedStore
   features: Features
   pool?: WorkerPool
 }
@@ -69,6 +71,8 @@ export function failedDetails(details: Details | null): Details | null {
 }
 
 export class Scheduler {
+  /** Batches published so far (caches of published state compare it). */
+  publishedBatches = 0
   private running = false
   private wakeRequested = false
   private stopped = false
@@ -230,6 +234,7 @@ export class Scheduler {
       await commit.done
       publish()
     } finally {
+      this.publishedBatches++
       commit.release()
     }
   }
@@ -266,7 +271,7 @@ export class Scheduler {
     const draft = this.catalog.draft()
     const now = nowMicros()
     const ctx: OperationContext = { draft, now, renames: new Map(), documentCount: (id) => this.deps.documents.count(id) }
-    const documents = new DocumentBatch({ store: this.store, documents: this.deps.documents, payloads: this.deps.payloads, pool: this.deps.pool, features: this.deps.features, draft, now, signal })
+    const documents = new DocumentBatch({ store: this.store, documents: this.deps.documents, payloads: this.deps.payloads, inverted: this.deps.inverted, pool: this.deps.pool, features: this.deps.features, draft, now, signal })
     const finals: Task[] = []
     const payloads = tasks.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))
     // The batch's commit drops the payloads' database copies; their files go after it.
@@ -331,7 +336,7 @@ export class Scheduler {
       publish: () => {
         this.catalog.publish(draft)
         documents.publish()
-        for (const id of draft.garbage) this.deps.documents.forget(id)
+        for (const id of draft.garbage) { this.deps.documents.forget(id); this.deps.inverted.forget(id) }
       },
       afterCommit: async () => {
         await removePayloads()

@@ -1,0 +1,128 @@
+/**
+ * Extraction: the words of a document's searchable fields with their positions, as milli's searchable extractor
+ * indexes them. Plain data in and out, so it runs in a worker (the `extractWords` job) or inline.
+ *
+ * - Nested objects are flattened to dotted field names (`a.b`); the leaf values of arrays are values of the same
+ *   field, in document order; `null` values are skipped; `_vectors` is never searchable.
+ * - A field is searchable when `searchableAttributes` is `["*"]`, or names it or one of its parents.
+ * - Each field's words are positioned by `attributeWords` (the first value starts at 0, each further value 8 after).
+ */
+import { Tokenizer, attributeWords, localesForField, tokenizerConfig, type FieldValue, type LocalizedRule } from '../tokenizer/index.js'
+
+/** What extraction depends on: the settings that change the indexed words (a change means a reindex). */
+export interface ExtractionConfig {
+  searchableAttributes: string[]
+  stopWords: string[]
+  separatorTokens: string[]
+  nonSeparatorTokens: string[]
+  dictionary: string[]
+  localizedAttributes: LocalizedRule[] | null
+}
+
+export function extractionConfig(settings: ExtractionConfig): ExtractionConfig {
+  const { searchableAttributes, stopWords, separatorTokens, nonSeparatorTokens, dictionary, localizedAttributes } = settings
+  return { searchableAttributes, stopWords, separatorTokens, nonSeparatorTokens, dictionary, localizedAttributes }
+}
+
+/**
+ * The words of a chunk of documents. Field names and words are listed once per chunk; each document is a run of
+ * `[count, (wordIndex, fieldIndex << 16 | position) × count]` in `records`.
+ */
+export interface ExtractedChunk {
+  fields: string[]
+  words: string[]
+  records: Uint32Array
+}
+
+const tokenizers = new Map<string, Tokenizer>()
+
+/** Tokenizers are cached by configuration (a worker builds each once). */
+export function tokenizerFor(config: Pick<ExtractionConfig, 'stopWords' | 'separatorTokens' | 'nonSeparatorTokens' | 'dictionary'>): Tokenizer {
+  const key = JSON.stringify([config.stopWords, config.separatorTokens, config.nonSeparatorTokens, config.dictionary])
+  let tokenizer = tokenizers.get(key)
+  if (!tokenizer) {
+    if (tokenizers.size > 64) tokenizers.clear()
+    tokenizer = new Tokenizer(tokenizerConfig(config))
+    tokenizers.set(key, tokenizer)
+  }
+  return tokenizer
+}
+
+/** Whether a dotted field name is searchable under `searchableAttributes`. */
+export function isSearchable(searchable: readonly string[], field: string): boolean {
+  if (field === '_vectors' || field.startsWith('_vectors.')) return false
+  for (const s of searchable) if (s === '*' || s === field || (field.startsWith(s) && field.charCodeAt(s.length) === 46)) return true
+  return false
+}
+
+/** The leaf values of a document by dotted field name, in document order. */
+export function flattenLeaves(doc: Record<string, unknown>, out = new Map<string, FieldValue[]>()): Map<string, FieldValue[]> {
+  const walk = (value: unknown, path: string): void => {
+    if (value === null || value === undefined) return
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item, path)
+      return
+    }
+    if (typeof value === 'object') {
+      for (const key of Object.keys(value as object)) walk((value as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`)
+      return
+    }
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      let list = out.get(path)
+      if (!list) out.set(path, (list = []))
+      list.push(value)
+    }
+  }
+  walk(doc, '')
+  return out
+}
+
+/** Extract the words of each document (in order). */
+export function extractWords(docs: readonly Record<string, unknown>[], config: ExtractionConfig): ExtractedChunk {
+  const tokenizer = tokenizerFor(config)
+  const fields: string[] = []
+  const fieldIndex = new Map<string, number>()
+  const searchable = new Map<string, boolean>()
+  const words: string[] = []
+  const wordIndex = new Map<string, number>()
+  let records = new Uint32Array(1024)
+  let length = 0
+  const push = (v: number) => {
+    if (length === records.length) {
+      const grown = new Uint32Array(records.length * 2)
+      grown.set(records)
+      records = grown
+    }
+    records[length++] = v
+  }
+  for (const doc of docs) {
+    const countAt = length
+    push(0)
+    let count = 0
+    for (const [field, values] of flattenLeaves(doc)) {
+      let ok = searchable.get(field)
+      if (ok === undefined) searchable.set(field, (ok = isSearchable(config.searchableAttributes, field)))
+      if (!ok) continue
+      let fid = fieldIndex.get(field)
+      if (fid === undefined) {
+        fid = fields.length
+        fields.push(field)
+        fieldIndex.set(field, fid)
+      }
+      const locales = localesForField(config.localizedAttributes, field)
+      for (const { word, position } of attributeWords(tokenizer, values, locales)) {
+        let w = wordIndex.get(word)
+        if (w === undefined) {
+          w = words.length
+          words.push(word)
+          wordIndex.set(word, w)
+        }
+        push(w)
+        push((fid << 16) | position)
+        count++
+      }
+    }
+    records[countAt] = count
+  }
+  return { fields, words, records: records.slice(0, length) }
+}

@@ -1,0 +1,294 @@
+/**
+ * The inverted index of one index (by internal id): what keyword search reads.
+ *
+ * - word id → word, and word → roaring bitmap of the documents containing it (`postings`);
+ * - per document, its words in field and position order (`forward`, pairs of `wordId, fieldId << 16 | position`):
+ *   what proximity, attribute rank, word position, exactness and phrases are computed from, and what a deletion
+ *   or replacement needs to take a document out of the postings;
+ * - field id → dotted field name (ids are stable; ranking weights come from the settings at search time);
+ * - the term dictionary (sorted words) for prefix and typo derivations, and a cache of prefix unions.
+ *
+ * Persistence (RocksDB, the index's key range in two column families):
+ * - `postings`: `id ‖ u32 wordId` → `u16 length ‖ word ‖ portable roaring bitmap`; `id` alone → the meta record
+ *   (fields, next word id), JSON;
+ * - `positions`: `id ‖ u32 docid` → the document's forward record (u32 little-endian).
+ * The whole index is loaded into memory when first used (memory-first reads); a batch edits a draft and its writes
+ * go in the batch's atomic commit; `publish` then applies it in one synchronous step, so a search sees the old or
+ * the new index, never a mix.
+ */
+import roaring from 'roaring'
+import { keys, type Store, type WriteOp } from '../storage/index.js'
+import { Dictionary } from './dictionary.js'
+import type { ExtractedChunk } from './extract.js'
+
+export { Dictionary, type FuzzyMatch } from './dictionary.js'
+export { extractWords, extractionConfig, flattenLeaves, isSearchable, tokenizerFor, type ExtractedChunk, type ExtractionConfig } from './extract.js'
+
+const { RoaringBitmap32 } = roaring
+export type Bitmap = InstanceType<typeof RoaringBitmap32>
+export { RoaringBitmap32 }
+
+interface Meta {
+  fields: string[]
+  nextWordId: number
+}
+
+const metaKey = (indexId: number) => keys.indexKey(indexId)
+const postingKey = (indexId: number, wordId: number) => keys.indexKey(indexId, keys.u32(wordId))
+const forwardKey = (indexId: number, docid: number) => keys.indexKey(indexId, keys.u32(docid))
+
+function encodePosting(word: string, docids: Bitmap): Buffer {
+  const w = Buffer.from(word, 'utf8')
+  const bits = docids.serialize('portable')
+  const out = Buffer.allocUnsafe(2 + w.byteLength + bits.byteLength)
+  out.writeUInt16BE(w.byteLength, 0)
+  w.copy(out, 2)
+  out.set(bits, 2 + w.byteLength)
+  return out
+}
+
+function encodeForward(record: Uint32Array): Buffer {
+  const out = Buffer.allocUnsafe(record.length * 4)
+  for (let i = 0; i < record.length; i++) out.writeUInt32LE(record[i]!, i * 4)
+  return out
+}
+
+function decodeForward(raw: Buffer): Uint32Array {
+  const out = new Uint32Array(raw.byteLength >>> 2)
+  for (let i = 0; i < out.length; i++) out[i] = raw.readUInt32LE(i * 4)
+  return out
+}
+
+export class InvertedIndex {
+  /** word id → word (ids are never reused; a word whose postings emptied keeps its id). */
+  readonly words: string[] = []
+  readonly wordIds = new Map<string, number>()
+  /** word id → documents (undefined: the word is in no live document). */
+  postings: (Bitmap | undefined)[] = []
+  /** docid → forward record. */
+  forward: (Uint32Array | undefined)[] = []
+  readonly fields: string[] = []
+  readonly fieldIds = new Map<string, number>()
+  dictionary = new Dictionary()
+  nextWordId = 0
+  /** Bumped at each publish (caches keyed on the index's content check it). */
+  version = 0
+  /** Prefix → union of the postings of the words it starts (built on demand, dropped at publish). */
+  readonly prefixCache = new Map<string, Bitmap>()
+
+  constructor(readonly indexId: number) {}
+
+  /** Start a new published view: caches of the old one are dropped. */
+  newView(): void {
+    this.version++
+    this.prefixCache.clear()
+  }
+
+  wordId(word: string): number | undefined {
+    return this.wordIds.get(word)
+  }
+
+  docids(word: string): Bitmap | undefined {
+    const id = this.wordIds.get(word)
+    return id === undefined ? undefined : this.postings[id]
+  }
+
+  /** Number of documents containing `word`. */
+  frequency(word: string): number {
+    return this.docids(word)?.size ?? 0
+  }
+
+  static async load(store: Store, indexId: number): Promise<InvertedIndex> {
+    const index = new InvertedIndex(indexId)
+    const range = keys.indexRange(indexId)
+    const loaded: string[] = []
+    for await (const [key, value] of store.scan('postings', range)) {
+      if (key.byteLength === 4) {
+        const meta = JSON.parse(value.toString('utf8')) as Meta
+        meta.fields.forEach((f, i) => { index.fields[i] = f; index.fieldIds.set(f, i) })
+        index.nextWordId = meta.nextWordId
+        continue
+      }
+      const id = keys.readU32(key, 4)
+      const len = value.readUInt16BE(0)
+      const word = value.toString('utf8', 2, 2 + len)
+      index.words[id] = word
+      index.wordIds.set(word, id)
+      index.postings[id] = RoaringBitmap32.deserialize(value.subarray(2 + len), 'portable')
+      loaded.push(word)
+    }
+    for await (const [key, value] of store.scan('positions', range)) index.forward[keys.readU32(key, 4)] = decodeForward(value)
+    index.dictionary = new Dictionary(loaded)
+    return index
+  }
+}
+
+/**
+ * A batch's edits to one inverted index. Documents are added from extracted chunks (their word and field indexes
+ * remapped to the index's ids) or removed; `finalize` computes the new postings of the touched words and the
+ * writes; `apply` publishes them. Nothing of the base index changes before `apply`.
+ */
+export class InvertedDraft {
+  private readonly newWords: string[] = []
+  private readonly newWordIds = new Map<string, number>()
+  private nextWordId: number
+  private readonly newFields: string[] = []
+  private readonly newFieldIds = new Map<string, number>()
+  /** docid → new forward record (null: removed). */
+  private readonly docs = new Map<number, Uint32Array | null>()
+
+  /** `full`: a rebuild — every document of the base is dropped unless added again. */
+  constructor(readonly base: InvertedIndex, readonly full = false) {
+    this.nextWordId = base.nextWordId
+  }
+
+  private wordIdOf(word: string): number {
+    let id = this.base.wordIds.get(word) ?? this.newWordIds.get(word)
+    if (id === undefined) {
+      id = this.nextWordId++
+      this.newWords.push(word)
+      this.newWordIds.set(word, id)
+    }
+    return id
+  }
+
+  private fieldIdOf(field: string): number {
+    let id = this.base.fieldIds.get(field) ?? this.newFieldIds.get(field)
+    if (id === undefined) {
+      id = this.base.fields.length + this.newFields.length
+      if (id > 0xffff) throw new Error('too many searchable fields (65,536)')
+      this.newFields.push(field)
+      this.newFieldIds.set(field, id)
+    }
+    return id
+  }
+
+  /** Add (or replace) the documents `docids[i]`, whose words are the i-th run of `chunk`. */
+  add(docids: readonly number[], chunk: ExtractedChunk): void {
+    const wordMap = new Uint32Array(chunk.words.length)
+    for (let i = 0; i < chunk.words.length; i++) wordMap[i] = this.wordIdOf(chunk.words[i]!)
+    const fieldMap = new Uint32Array(chunk.fields.length)
+    for (let i = 0; i < chunk.fields.length; i++) fieldMap[i] = this.fieldIdOf(chunk.fields[i]!)
+    const { records } = chunk
+    let at = 0
+    for (const docid of docids) {
+      const count = records[at++]!
+      const record = new Uint32Array(count * 2)
+      for (let k = 0; k < count; k++) {
+        record[2 * k] = wordMap[records[at++]!]!
+        const v = records[at++]!
+        record[2 * k + 1] = ((fieldMap[v >>> 16]! << 16) | (v & 0xffff)) >>> 0
+      }
+      this.docs.set(docid, record)
+    }
+  }
+
+  remove(docid: number): void {
+    this.docs.set(docid, null)
+  }
+
+  get touched(): number {
+    return this.docs.size
+  }
+
+  /** The batch's writes, and the step that publishes them. */
+  finalize(): { ops: WriteOp[]; apply: () => void } {
+    const base = this.base
+    const id = base.indexId
+    const adds = new Map<number, number[]>()
+    const removes = new Map<number, number[]>()
+    const seen = new Int32Array(this.nextWordId).fill(-1)
+    const collect = (target: Map<number, number[]>, docid: number, record: Uint32Array, stamp: number) => {
+      for (let k = 0; k < record.length; k += 2) {
+        const w = record[k]!
+        if (seen[w] === stamp) continue
+        seen[w] = stamp
+        let list = target.get(w)
+        if (!list) target.set(w, (list = []))
+        list.push(docid)
+      }
+    }
+    let stamp = 0
+    const ops: WriteOp[] = []
+    if (!this.full) {
+      for (const [docid, record] of this.docs) {
+        const old = base.forward[docid]
+        if (old) collect(removes, docid, old, stamp++)
+        if (record) collect(adds, docid, record, stamp++)
+      }
+    } else {
+      for (const [docid, record] of this.docs) if (record) collect(adds, docid, record, stamp++)
+      for (let w = 0; w < base.postings.length; w++) if (base.postings[w] && !adds.has(w)) removes.set(w, [])
+      for (let docid = 0; docid < base.forward.length; docid++) {
+        if (base.forward[docid] && !this.docs.has(docid)) { this.docs.set(docid, null) }
+      }
+    }
+    const touched = new Set<number>([...adds.keys(), ...removes.keys()])
+    const next = new Map<number, Bitmap | undefined>()
+    const wordOf = (w: number) => base.words[w] ?? this.newWords[w - base.nextWordId]!
+    for (const w of touched) {
+      let bitmap: Bitmap
+      if (this.full) bitmap = new RoaringBitmap32()
+      else {
+        bitmap = base.postings[w]?.clone() ?? new RoaringBitmap32()
+        const gone = removes.get(w)
+        if (gone) bitmap.removeMany(gone)
+      }
+      const added = adds.get(w)
+      if (added) bitmap.addMany(added)
+      if (bitmap.isEmpty) {
+        next.set(w, undefined)
+        ops.push({ column: 'postings', key: postingKey(id, w) })
+      } else {
+        next.set(w, bitmap)
+        ops.push({ column: 'postings', key: postingKey(id, w), value: encodePosting(wordOf(w), bitmap) })
+      }
+    }
+    for (const [docid, record] of this.docs) {
+      ops.push(record ? { column: 'positions', key: forwardKey(id, docid), value: encodeForward(record) } : { column: 'positions', key: forwardKey(id, docid) })
+    }
+    if (this.newFields.length > 0 || this.nextWordId !== base.nextWordId) {
+      const meta: Meta = { fields: [...base.fields, ...this.newFields], nextWordId: this.nextWordId }
+      ops.push({ column: 'postings', key: metaKey(id), value: Buffer.from(JSON.stringify(meta)) })
+    }
+    const apply = () => {
+      base.newView()
+      for (const word of this.newWords) {
+        const w = this.newWordIds.get(word)!
+        base.words[w] = word
+        base.wordIds.set(word, w)
+      }
+      for (const field of this.newFields) {
+        const f = this.newFieldIds.get(field)!
+        base.fields[f] = field
+        base.fieldIds.set(field, f)
+      }
+      base.nextWordId = this.nextWordId
+      for (const [w, bitmap] of next) base.postings[w] = bitmap
+      for (const [docid, record] of this.docs) base.forward[docid] = record ?? undefined
+      base.dictionary.add(this.newWords.filter((word) => base.postings[this.newWordIds.get(word)!] !== undefined))
+    }
+    return { ops, apply }
+  }
+}
+
+/** The loaded inverted indexes, by internal index id. */
+export class InvertedStore {
+  private readonly loaded = new Map<number, Promise<InvertedIndex>>()
+
+  constructor(private readonly store: Store) {}
+
+  get(indexId: number): Promise<InvertedIndex> {
+    let index = this.loaded.get(indexId)
+    if (!index) {
+      index = InvertedIndex.load(this.store, indexId)
+      this.loaded.set(indexId, index)
+      index.catch(() => this.loaded.delete(indexId))
+    }
+    return index
+  }
+
+  forget(indexId: number): void {
+    this.loaded.delete(indexId)
+  }
+}

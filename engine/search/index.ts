@@ -1,0 +1,180 @@
+/**
+ * Keyword search over one index: the query's terms and derivations (terms.ts), the candidates, bucket sort
+ * (bucket-sort.ts, ranking.ts), then the page of hits fetched and shaped (format.ts) into Meilisearch's response.
+ */
+import { performance } from 'node:perf_hooks'
+import { TesseraError } from '../errors/index.js'
+import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/index.js'
+import type { Settings } from '../settings/index.js'
+import { localesForField, type Tokenizer } from '../tokenizer/index.js'
+import { tokenizerFor } from '../inverted/extract.js'
+import { bucketSort, type RankedHit } from './bucket-sort.js'
+import { formatHit, hitObject, searchResponse, type AnalyzedText, type TextMatch, type TextToken } from './format.js'
+import { hitsInfo, searchWindow } from './pagination.js'
+import { isPlaceholder, type SearchQuery } from './query.js'
+import { Matcher, rankingRulesFor, type RankingContext } from './ranking.js'
+import { planQuery, type QueryPlan } from './terms.js'
+
+export { parseSearchBody, parseSearchParams, type SearchQuery } from './query.js'
+
+type JsonObject = Record<string, unknown>
+
+export const DEFAULT_SEARCH_CUTOFF_MS = 1500
+
+/** What a search reads: the published views of one index. */
+export interface SearchSource {
+  uid: string
+  settings: Settings
+  inverted: InvertedIndex
+  /** Live documents. */
+  live: Bitmap
+  /** Documents by internal id, in that order. */
+  fetch(docids: number[]): Record<string, unknown>[]
+  /** Top-level field names of the index's documents. */
+  fieldNames(): Iterable<string>
+}
+
+/** The ranked hits of a query (before documents are fetched and formatted). */
+export interface SearchOutcome {
+  hits: RankedHit[]
+  candidates: number
+  plan: QueryPlan | null
+  degraded: boolean
+}
+
+function checkSearchOn(source: SearchSource, names: readonly string[] | null): void {
+  if (!names || names.includes('*')) return
+  const searchable = source.settings.searchableAttributes
+  const all = searchable.includes('*')
+  const displayed = source.settings.displayedAttributes
+  const shown = (f: string) => displayed.includes('*') || displayed.includes(f)
+  const isSearchable = (name: string) => all ? true : searchable.some((s) => s === name || name.startsWith(`${s}.`))
+  for (const name of names) {
+    if (isSearchable(name)) continue
+    const fields = all ? [...new Set([...source.fieldNames(), ...source.inverted.fields])] : searchable
+    const valid = fields.filter(shown).sort()
+    const hidden = fields.some((f) => !shown(f))
+    throw new TesseraError('invalid_search_attributes_to_search_on',
+      `Index \`${source.uid}\`: Attribute \`${name}\` is not searchable. Available searchable attributes are: \`${valid.join(', ')}${hidden ? ', <..hidden-attributes>' : ''}\`.`)
+  }
+}
+
+/** Rank the candidates of `query` (keyword search) and return the requested window. */
+export function rankQuery(source: SearchSource, query: SearchQuery, window: { offset: number; limit: number }, start = performance.now()): SearchOutcome {
+  const { settings, inverted } = source
+  checkSearchOn(source, query.attributesToSearchOn)
+  const cutoff = settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS
+  const deadline = start + cutoff
+  const tokenizer = tokenizerFor(settings)
+  const placeholder = isPlaceholder(query.q)
+  const plan = placeholder ? null : planQuery(inverted, settings, tokenizer, query.q!, { attributesToSearchOn: query.attributesToSearchOn, locales: query.locales })
+  let universe = source.live
+  if (plan?.excluded) universe = RoaringBitmap32.andNot(universe, plan.excluded)
+  if (!plan || plan.terms.length === 0) {
+    // Placeholder search: internal id order, every score 1.
+    const hits: RankedHit[] = []
+    if (window.limit > 0 && window.offset < universe.size) {
+      const end = Math.min(universe.size, window.offset + window.limit)
+      for (let i = window.offset; i < end; i++) hits.push({ docid: universe.select(i)!, evaluation: null })
+    }
+    return { hits, candidates: universe.size, plan, degraded: false }
+  }
+  const rules = rankingRulesFor(settings.rankingRules, query.matchingStrategy)
+  const ctx: RankingContext = { plan, rules, proximityByAttribute: settings.proximityPrecision === 'byAttribute', totalWords: plan.terms.reduce((n, t) => n + t.wordCount, 0) }
+  const result = bucketSort({
+    ctx,
+    matcher: new Matcher(plan, inverted.forward),
+    terms: plan.terms,
+    strategy: query.matchingStrategy,
+    universe,
+    offset: window.offset,
+    limit: window.limit,
+    threshold: query.rankingScoreThreshold,
+    verify: plan.fieldAllowed !== null || (plan.exactFields !== null && plan.terms.some((t) => t.words.some((d) => d.typo > 0 && !d.exact) || t.phrases.some((p) => p.typo > 0))),
+    deadline,
+    now: () => performance.now(),
+  })
+  return { hits: result.hits, candidates: result.candidates, plan, degraded: result.degraded }
+}
+
+// ---- highlighting ------------------------------------------------------------------------------------------------
+
+function utf8Bytes(s: string): number {
+  return Buffer.byteLength(s, 'utf8')
+}
+
+/** The analyzer the formatter uses: the field's tokens and which of them match the query's terms. */
+export function textAnalyzer(plan: QueryPlan | null, tokenizer: Tokenizer, settings: Settings) {
+  const exact = new Map<string, number[]>()
+  const prefixes: { word: string; charCount: number; term: number }[] = []
+  for (const t of plan?.terms ?? []) {
+    for (const [word, m] of t.matchWords) {
+      if (m.prefix) prefixes.push({ word, charCount: m.charCount, term: t.index })
+      const ids = exact.get(word) ?? []
+      if (!ids.includes(t.index)) ids.push(t.index)
+      exact.set(word, ids)
+    }
+  }
+  return (text: string, field: string): AnalyzedText => {
+    const tokens: TextToken[] = []
+    const matches: TextMatch[] = []
+    for (const token of tokenizer.tokenize(text, localesForField(settings.localizedAttributes, field))) {
+      if (token.kind === 'separator') {
+        tokens.push({ start: token.byteStart, end: token.byteEnd, separator: token.hard ? 'hard' : 'soft' })
+        continue
+      }
+      tokens.push({ start: token.byteStart, end: token.byteEnd })
+      if (token.kind !== 'word' || plan === null) continue
+      const ids = exact.get(token.text)
+      if (ids) {
+        matches.push({ start: token.byteStart, length: token.byteEnd - token.byteStart, ids })
+        continue
+      }
+      for (const p of prefixes) {
+        if (!token.text.startsWith(p.word)) continue
+        const chars = [...token.original].slice(0, Math.min(p.charCount, [...token.text].length)).join('')
+        matches.push({ start: token.byteStart, length: Math.min(utf8Bytes(chars), token.byteEnd - token.byteStart), ids: [p.term] })
+        break
+      }
+    }
+    return { tokens, matches }
+  }
+}
+
+// ---- the whole search ----------------------------------------------------------------------------------------------
+
+/** `POST /indexes/{uid}/search` for a keyword (or placeholder) query: the response object. */
+export function search(source: SearchSource, query: SearchQuery): JsonObject {
+  const start = performance.now()
+  const { settings } = source
+  const window = searchWindow(query, settings.pagination.maxTotalHits)
+  const outcome = rankQuery(source, query, window, start)
+  const docs = source.fetch(outcome.hits.map((h) => h.docid))
+  const tokenizer = tokenizerFor(settings)
+  const analyze = textAnalyzer(outcome.plan, tokenizer, settings)
+  const hits = docs.map((doc, i) => {
+    const formatted = formatHit(doc as never, {
+      displayedAttributes: settings.displayedAttributes,
+      attributesToRetrieve: query.attributesToRetrieve,
+      attributesToHighlight: query.attributesToHighlight,
+      attributesToCrop: query.attributesToCrop,
+      cropLength: query.cropLength,
+      cropMarker: query.cropMarker,
+      highlightPreTag: query.highlightPreTag,
+      highlightPostTag: query.highlightPostTag,
+      showMatchesPosition: query.showMatchesPosition,
+      retrieveVectors: query.retrieveVectors,
+    }, analyze)
+    const evaluation = outcome.hits[i]!.evaluation
+    return hitObject(formatted, {
+      rankingScore: query.showRankingScore ? (evaluation?.score ?? 1) : undefined,
+      rankingScoreDetails: query.showRankingScoreDetails ? (evaluation?.details ?? {}) : undefined,
+    })
+  })
+  return searchResponse({
+    hits,
+    query: query.q ?? '',
+    processingTimeMs: Math.floor(performance.now() - start),
+    hitsInfo: hitsInfo(query, window, outcome.candidates),
+  })
+}

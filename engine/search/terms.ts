@@ -1,0 +1,425 @@
+/**
+ * Query terms and their derivations, as milli's query graph builds them (`query_term/*`, `query_graph.rs`):
+ * each located term gets the words that can stand for it in a document, each with a typo cost and whether it is
+ * the term's own word (exact):
+ * - the word itself (0), its prefixes' words when it is the last term (0, at most 1,000), its synonyms (0);
+ * - words within 1 typo (cost 1, same first letter; at most 150) and 2 typos (cost 2; words within 1 typo with
+ *   another first letter also count as 2; at most 50), by word length and `typoTolerance`;
+ * - its best split into two adjacent words (cost 1);
+ * - concatenations (ngrams) of 2 and 3 consecutive terms, with n − 1 fewer typos, attached to every term they
+ *   cover, with a typo cost of n + k on the first;
+ * - phrases (quoted, split words, multi-word synonyms) are sequences of words at consecutive positions.
+ * A term's documents are the union of its derivations' documents (phrases verified on positions).
+ */
+import type { Settings } from '../settings/index.js'
+import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/index.js'
+import { normalize, type Tokenizer } from '../tokenizer/index.js'
+import { parseQueryText, type ParsedQueryText, type QueryTerm, type QueryToken } from './query.js'
+
+export const MAX_PREFIX_COUNT = 1000
+export const MAX_ONE_TYPO = 150
+export const MAX_TWO_TYPOS = 50
+export const MAX_WORD_BYTES = 250
+
+/** One word standing for a term. */
+export interface WordDerivation {
+  wordId: number
+  /** Typo cost (ngram base included). */
+  typo: number
+  /** The term's own word (not a typo, prefix, synonym or ngram). */
+  exact: boolean
+  /** A prefix derivation (highlighted on the prefix only). */
+  prefix: boolean
+  /** Query terms this derivation covers (ngrams cover 2 or 3). */
+  span: number
+}
+
+/** A sequence of words (null: a stop word hole) standing for a term. */
+export interface PhraseDerivation {
+  words: (number | null)[]
+  typo: number
+  exact: boolean
+  docids: Bitmap
+}
+
+export interface Term {
+  /** Index in query order. */
+  index: number
+  /** Query position of the term's (first) word. */
+  position: number
+  /** Words this term occupies in the query (a phrase's words, stop word holes excluded). */
+  wordCount: number
+  /** The normalized original word (null for a phrase). */
+  original: string | null
+  /** Whether the original word (or phrase) is in the index. */
+  originalIndexed: boolean
+  prefix: boolean
+  isPhrase: boolean
+  words: WordDerivation[]
+  phrases: PhraseDerivation[]
+  /** The highest typo cost a derivation of this term could have (milli's max_typo_cost). */
+  maxTypo: number
+  docids: Bitmap
+  /** For highlighting: normalized words (and prefixes) matching this term. */
+  matchWords: Map<string, { prefix: boolean; charCount: number }>
+}
+
+/** An ngram that stands for `n` consecutive terms from `start`, and its highest typo cost. */
+export interface NgramPath {
+  start: number
+  n: number
+  maxTypo: number
+}
+
+export interface QueryPlan {
+  parsed: ParsedQueryText
+  terms: Term[]
+  ngrams: NgramPath[]
+  /** Documents excluded by negative terms. */
+  excluded: Bitmap | null
+  /** Fields (ids) searched, or null for all. */
+  fieldAllowed: Uint8Array | null
+  /** Fields (ids) where typo derivations never match (`disableOnAttributes`). */
+  exactFields: Uint8Array | null
+  /** Field id → ranking weight. */
+  weights: Int32Array
+  maxWeight: number
+}
+
+export function allowedTypos(word: string, settings: Settings): number {
+  const tt = settings.typoTolerance
+  if (!tt.enabled) return 0
+  if (tt.disableOnWords.some((w) => normalize(w) === word)) return 0
+  if (tt.disableOnNumbers && /^[0-9]+$/.test(word)) return 0
+  const len = [...word].length
+  if (len < tt.minWordSizeForTypos.oneTypo) return 0
+  if (len < tt.minWordSizeForTypos.twoTypos) return 1
+  return 2
+}
+
+/** Tokens of the query text for `parseQueryText`. */
+export function queryTokens(tokenizer: Tokenizer, text: string, locales: readonly string[] | null): QueryToken[] {
+  return tokenizer.tokenize(text, locales).map((t) => (t.kind === 'separator'
+    ? { lemma: t.text, kind: 'separator', separatorKind: t.hard ? 'hard' : 'soft' }
+    : { lemma: t.text, kind: t.kind }))
+}
+
+/** Documents where the phrase's words sit at consecutive positions of one field. */
+export function phraseDocids(index: InvertedIndex, words: readonly (number | null)[]): Bitmap {
+  const present = words.filter((w): w is number => w !== null)
+  if (present.length === 0) return new RoaringBitmap32()
+  const bitmaps: Bitmap[] = []
+  for (const w of present) {
+    const b = index.postings[w]
+    if (!b) return new RoaringBitmap32()
+    bitmaps.push(b)
+  }
+  bitmaps.sort((a, b) => a.size - b.size)
+  let candidates = bitmaps[0]!.clone()
+  for (let i = 1; i < bitmaps.length; i++) candidates = RoaringBitmap32.and(candidates, bitmaps[i]!)
+  if (present.length === 1) return candidates
+  const out: number[] = []
+  for (const docid of candidates) if (phraseAt(index.forward[docid], words)) out.push(docid)
+  return RoaringBitmap32.from(out)
+}
+
+/** Whether a forward record holds the phrase (first word position of a match, or -1). */
+export function phraseAt(record: Uint32Array | undefined, words: readonly (number | null)[]): boolean {
+  if (!record) return false
+  const first = words.findIndex((w) => w !== null)
+  const head = words[first]!
+  for (let k = 0; k < record.length; k += 2) {
+    if (record[k] !== head) continue
+    const fp = record[k + 1]!
+    const fid = fp >>> 16
+    const start = (fp & 0xffff) - first
+    let ok = true
+    for (let j = 0; j < words.length && ok; j++) {
+      const w = words[j]
+      if (w === null || j === first) continue
+      ok = hasWordAt(record, w, fid, start + j)
+    }
+    if (ok) return true
+  }
+  return false
+}
+
+function hasWordAt(record: Uint32Array, word: number, fid: number, position: number): boolean {
+  const target = ((fid << 16) | position) >>> 0
+  for (let k = 0; k < record.length; k += 2) if (record[k] === word && record[k + 1] === target) return true
+  return false
+}
+
+/** Words of the index starting with `prefix` and their union of documents (cached per published view). */
+function prefixDocids(index: InvertedIndex, prefix: string): Bitmap {
+  let cached = index.prefixCache.get(prefix)
+  if (!cached) {
+    const bitmaps: Bitmap[] = []
+    index.dictionary.forEachWithPrefix(prefix, (word) => {
+      const b = index.docids(word)
+      if (b) bitmaps.push(b)
+    })
+    cached = bitmaps.length === 0 ? new RoaringBitmap32() : RoaringBitmap32.orMany(bitmaps)
+    if (index.prefixCache.size > 10_000) index.prefixCache.clear()
+    index.prefixCache.set(prefix, cached)
+  }
+  return cached
+}
+
+interface Builder {
+  words: Map<number, WordDerivation>
+  phrases: PhraseDerivation[]
+  bitmaps: Bitmap[]
+  matchWords: Map<string, { prefix: boolean; charCount: number }>
+}
+
+function addWord(b: Builder, index: InvertedIndex, word: string, d: Omit<WordDerivation, 'wordId'>): void {
+  const id = index.wordIds.get(word)
+  if (id === undefined) return
+  const posting = index.postings[id]
+  if (!posting) return
+  const existing = b.words.get(id)
+  if (existing && (existing.typo < d.typo || (existing.typo === d.typo && existing.exact))) return
+  b.words.set(id, { wordId: id, ...d })
+  b.bitmaps.push(posting)
+}
+
+function addPhrase(b: Builder, index: InvertedIndex, words: readonly (string | null)[], typo: number, exact: boolean): void {
+  const ids: (number | null)[] = []
+  for (const w of words) {
+    if (w === null) { ids.push(null); continue }
+    const id = index.wordIds.get(w)
+    if (id === undefined || !index.postings[id]) return
+    ids.push(id)
+  }
+  const docids = phraseDocids(index, ids)
+  if (docids.isEmpty) return
+  b.phrases.push({ words: ids, typo, exact, docids })
+  b.bitmaps.push(docids)
+}
+
+/** The split of `word` into two indexed words that most often appear adjacent (milli's `split_best_frequency`). */
+function bestSplit(index: InvertedIndex, word: string): [string, string] | null {
+  const chars = [...word]
+  let best: [string, string] | null = null
+  let bestCount = 0
+  for (let i = 1; i < chars.length; i++) {
+    const left = chars.slice(0, i).join('')
+    const right = chars.slice(i).join('')
+    const l = index.wordIds.get(left)
+    const r = index.wordIds.get(right)
+    if (l === undefined || r === undefined || !index.postings[l] || !index.postings[r]) continue
+    const both = RoaringBitmap32.and(index.postings[l]!, index.postings[r]!)
+    if (both.size <= bestCount) continue
+    let count = 0
+    for (const docid of both) if (phraseAt(index.forward[docid], [l, r])) count++
+    if (count > bestCount) {
+      bestCount = count
+      best = [left, right]
+    }
+  }
+  return best
+}
+
+interface SynonymTable {
+  /** Space-joined normalized words → alternatives (each a list of normalized words). */
+  map: Map<string, string[][]>
+}
+
+const synonymCache = new WeakMap<Record<string, string[]>, SynonymTable>()
+
+function synonymTable(settings: Settings, tokenizer: Tokenizer): SynonymTable {
+  let table = synonymCache.get(settings.synonyms)
+  if (!table) {
+    const map = new Map<string, string[][]>()
+    const wordsOf = (text: string) => tokenizer.tokenize(text).filter((t) => t.kind !== 'separator').map((t) => t.text).filter((w) => w !== '')
+    for (const [key, values] of Object.entries(settings.synonyms)) {
+      const k = wordsOf(key).join(' ')
+      if (k === '') continue
+      const list = map.get(k) ?? []
+      for (const v of values) {
+        const words = wordsOf(v)
+        if (words.length > 0 && !list.some((l) => l.join(' ') === words.join(' '))) list.push(words)
+      }
+      map.set(k, list)
+    }
+    synonymCache.set(settings.synonyms, (table = { map }))
+  }
+  return table
+}
+
+function addSynonyms(b: Builder, index: InvertedIndex, table: SynonymTable, key: string, typo: number): void {
+  for (const alt of table.map.get(key) ?? []) {
+    if (alt.length === 1) addWord(b, index, alt[0]!, { typo, exact: false, prefix: false, span: 1 })
+    else addPhrase(b, index, alt, typo, false)
+    for (const w of alt) b.matchWords.set(w, { prefix: false, charCount: [...w].length })
+  }
+}
+
+/** Adds the typo derivations; returns how many. */
+function addTypos(b: Builder, index: InvertedIndex, word: string, typos: number, prefix: boolean, base: number, span: number): number {
+  if (typos <= 0 || Buffer.byteLength(word) > MAX_WORD_BYTES) return 0
+  const first = word.charCodeAt(0)
+  // Within one typo, same first letter: cost 1. Two typos allowed: same first letter within 2 → 2; another first letter within 1 → 2.
+  let ones = 0
+  let twos = 0
+  for (const m of index.dictionary.fuzzy(word, typos, { prefix, sameFirst: true })) {
+    if (m.distance === 1 && ones < MAX_ONE_TYPO) { ones++; addWord(b, index, m.word, { typo: base + 1, exact: false, prefix: false, span }) }
+    else if (m.distance === 2 && twos < MAX_TWO_TYPOS) { twos++; addWord(b, index, m.word, { typo: base + 2, exact: false, prefix: false, span }) }
+    else continue
+    b.matchWords.set(m.word, { prefix, charCount: [...word].length })
+  }
+  if (typos >= 2) {
+    for (const m of index.dictionary.fuzzy(word, 1, { prefix })) {
+      if (m.word.charCodeAt(0) === first || twos >= MAX_TWO_TYPOS) continue
+      twos++
+      addWord(b, index, m.word, { typo: base + 2, exact: false, prefix: false, span })
+      b.matchWords.set(m.word, { prefix, charCount: [...word].length })
+    }
+  }
+  return ones + twos
+}
+
+/** Adds the words starting with `word` (itself excluded); returns how many. */
+function addPrefixes(b: Builder, index: InvertedIndex, word: string, base: number, span: number): number {
+  let count = 0
+  index.dictionary.forEachWithPrefix(word, (w) => {
+    if (w !== word) addWord(b, index, w, { typo: base, exact: false, prefix: true, span })
+    return ++count < MAX_PREFIX_COUNT
+  })
+  b.matchWords.set(word, { prefix: true, charCount: [...word].length })
+  return count - (index.docids(word) ? 1 : 0)
+}
+
+export interface PlanOptions {
+  attributesToSearchOn: string[] | null
+  locales: string[] | null
+}
+
+/** Field weights from `searchableAttributes` (all 0 with `*`: milli gives every field the same weight then). */
+function fieldWeights(index: InvertedIndex, settings: Settings): { weights: Int32Array; maxWeight: number } {
+  const weights = new Int32Array(index.fields.length)
+  const searchable = settings.searchableAttributes
+  let maxWeight = 0
+  if (searchable.includes('*')) return { weights, maxWeight }
+  index.fields.forEach((field, fid) => {
+    const w = searchable.findIndex((s) => s === field || (field.startsWith(s) && field.charCodeAt(s.length) === 46))
+    weights[fid] = w < 0 ? searchable.length : w
+    if (w >= 0 && w > maxWeight) maxWeight = w
+  })
+  return { weights, maxWeight }
+}
+
+function fieldsMatching(index: InvertedIndex, names: readonly string[]): Uint8Array {
+  const out = new Uint8Array(index.fields.length)
+  index.fields.forEach((field, fid) => {
+    if (names.some((s) => s === '*' || s === field || (field.startsWith(s) && field.charCodeAt(s.length) === 46))) out[fid] = 1
+  })
+  return out
+}
+
+/** Derivations for every term of the query text. */
+export function planQuery(index: InvertedIndex, settings: Settings, tokenizer: Tokenizer, text: string, options: PlanOptions): QueryPlan {
+  const parsed = parseQueryText(text, (t) => queryTokens(tokenizer, t, options.locales))
+  const prefixSearch = settings.prefixSearch !== 'disabled'
+  const synonyms = synonymTable(settings, tokenizer)
+  const located: QueryTerm[] = parsed.located
+  const builders: Builder[] = located.map(() => ({ words: new Map(), phrases: [], bitmaps: [], matchWords: new Map() }))
+  const terms: Term[] = []
+  located.forEach((lt, i) => {
+    const b = builders[i]!
+    if (lt.type === 'phrase') {
+      const ids = lt.words
+      addPhrase(b, index, ids, 0, true)
+      for (const w of ids) if (w !== null) b.matchWords.set(w, { prefix: false, charCount: [...w].length })
+      terms.push(term(i, lt.start, ids.filter((w) => w !== null).length, null, b.phrases.length > 0, false, true, 0))
+      return
+    }
+    const word = lt.word
+    const prefix = lt.prefix && prefixSearch
+    const typos = allowedTypos(word, settings)
+    addWord(b, index, word, { typo: 0, exact: true, prefix: false, span: 1 })
+    b.matchWords.set(word, { prefix, charCount: [...word].length })
+    if (prefix && Buffer.byteLength(word) <= MAX_WORD_BYTES) addPrefixes(b, index, word, 0, 1)
+    addSynonyms(b, index, synonyms, word, 0)
+    addTypos(b, index, word, typos, prefix, 0, 1)
+    const split = settings.typoTolerance.enabled ? bestSplit(index, word) : null
+    if (split) {
+      addPhrase(b, index, split, 1, false)
+      for (const w of split) b.matchWords.set(w, { prefix: false, charCount: [...w].length })
+    }
+    terms.push(term(i, lt.position, 1, word, index.wordIds.has(word) && index.docids(word) !== undefined, prefix, false, Math.max(typos, 1)))
+  })
+  const ngrams: NgramPath[] = []
+  // Ngrams: 2 and 3 consecutive word terms (consecutive query positions), concatenated.
+  for (let n = 2; n <= 3; n++) {
+    for (let i = 0; i + n <= located.length; i++) {
+      const group = located.slice(i, i + n)
+      if (!group.every((t) => t.type === 'word')) continue
+      const ws = group as Extract<QueryTerm, { type: 'word' }>[]
+      if (!ws.every((t, k) => k === 0 || t.position === ws[k - 1]!.position + 1)) continue
+      const word = ws.map((t) => t.word).join('')
+      if (Buffer.byteLength(word) > MAX_WORD_BYTES) continue
+      const prefix = ws[n - 1]!.prefix && prefixSearch
+      const typos = Math.max(0, allowedTypos(word, settings) - (n - 1))
+      let found = 0
+      for (let k = 0; k < n; k++) {
+        const b = builders[i + k]!
+        const base = k === 0 ? n : 0
+        const phrasesBefore = b.phrases.length
+        addWord(b, index, word, { typo: base, exact: false, prefix: false, span: n })
+        found += index.docids(word) ? 1 : 0
+        if (prefix) found += addPrefixes(b, index, word, base, n)
+        found += addTypos(b, index, word, typos, prefix, base, n)
+        addSynonyms(b, index, synonyms, ws.map((t) => t.word).join(' '), base)
+        found += b.phrases.length - phrasesBefore
+        b.matchWords.set(word, { prefix, charCount: [...word].length })
+      }
+      // The ngram is a path of the query graph only when the index has a word for it.
+      if (found > 0) ngrams.push({ start: i, n, maxTypo: n + typos })
+    }
+  }
+  terms.forEach((t, i) => {
+    const b = builders[i]!
+    t.words = [...b.words.values()]
+    t.phrases = b.phrases
+    t.docids = b.bitmaps.length === 0 ? new RoaringBitmap32() : b.bitmaps.length === 1 ? b.bitmaps[0]! : RoaringBitmap32.orMany(b.bitmaps)
+    t.matchWords = b.matchWords
+  })
+  // Negative terms: exact words and phrases only.
+  let excluded: Bitmap | null = null
+  const negatives: Bitmap[] = []
+  for (const neg of parsed.negative) {
+    if (neg.type === 'word') {
+      const d = index.docids(neg.word)
+      if (d) negatives.push(d)
+    } else {
+      const ids: (number | null)[] = []
+      let missing = false
+      for (const w of neg.words) {
+        if (w === null) { ids.push(null); continue }
+        const id = index.wordIds.get(w)
+        if (id === undefined) { missing = true; break }
+        ids.push(id)
+      }
+      if (!missing) negatives.push(phraseDocids(index, ids))
+    }
+  }
+  if (negatives.length > 0) excluded = RoaringBitmap32.orMany(negatives)
+  const { weights, maxWeight } = fieldWeights(index, settings)
+  const disabled = settings.typoTolerance.disableOnAttributes
+  return {
+    parsed,
+    terms,
+    ngrams,
+    excluded,
+    fieldAllowed: options.attributesToSearchOn ? fieldsMatching(index, options.attributesToSearchOn) : null,
+    exactFields: disabled.length > 0 ? fieldsMatching(index, disabled) : null,
+    weights,
+    maxWeight,
+  }
+}
+
+function term(index: number, position: number, wordCount: number, original: string | null, originalIndexed: boolean, prefix: boolean, isPhrase: boolean, maxTypo: number): Term {
+  return { index, position, wordCount, original, originalIndexed, prefix, isPhrase, words: [], phrases: [], maxTypo, docids: new RoaringBitmap32(), matchWords: new Map() }
+}
