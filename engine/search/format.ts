@@ -28,6 +28,8 @@ export interface TextToken {
 export interface TextMatch {
   start: number
   length: number
+  /** What `_matchesPosition` reports as the length when it differs from the highlighted bytes (milli's prefix matches). */
+  reportedLength?: number
   ids?: readonly number[]
 }
 
@@ -110,7 +112,10 @@ function locateMatches(analyzed: AnalyzedText): LocatedMatch[] {
 export function matchBounds(analyzed: AnalyzedText, arrayIndices: readonly number[] = []): MatchBounds[] {
   return [...analyzed.matches]
     .sort((a, b) => a.start - b.start)
-    .map((m) => (arrayIndices.length === 0 ? { start: m.start, length: m.length } : { start: m.start, length: m.length, indices: [...arrayIndices] }))
+    .map((m) => {
+      const length = m.reportedLength ?? m.length
+      return arrayIndices.length === 0 ? { start: m.start, length } : { start: m.start, length, indices: [...arrayIndices] }
+    })
 }
 
 // ---- the crop window -----------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import { hitsInfo, searchWindow } from './pagination.js'
 import { isPlaceholder, type SearchQuery } from './query.js'
 import { Matcher, rankingRulesFor, type RankingContext } from './ranking.js'
 import { planQuery, type QueryPlan } from './terms.js'
+import { checkFilterable, parseFilter, type FilterExpression } from '../filter/index.js'
 
 export { parseSearchBody, parseSearchParams, type SearchQuery } from './query.js'
 
@@ -32,6 +33,9 @@ export interface SearchSource {
   fetch(docids: number[]): Record<string, unknown>[]
   /** Top-level field names of the index's documents. */
   fieldNames(): Iterable<string>
+  /** Live documents matching a filter. */
+  filter(expr: FilterExpression): Bitmap
+  containsFilter: boolean
 }
 
 /** The ranked hits of a query (before documents are fetched and formatted). */
@@ -43,14 +47,14 @@ export interface SearchOutcome {
 }
 
 function checkSearchOn(source: SearchSource, names: readonly string[] | null): void {
-  if (!names || names.includes('*')) return
+  if (!names) return
   const searchable = source.settings.searchableAttributes
   const all = searchable.includes('*')
   const displayed = source.settings.displayedAttributes
   const shown = (f: string) => displayed.includes('*') || displayed.includes(f)
   const isSearchable = (name: string) => all ? true : searchable.some((s) => s === name || name.startsWith(`${s}.`))
   for (const name of names) {
-    if (isSearchable(name)) continue
+    if (name === '*' || isSearchable(name)) continue
     const fields = all ? [...new Set([...source.fieldNames(), ...source.inverted.fields])] : searchable
     const valid = fields.filter(shown).sort()
     const hidden = fields.some((f) => !shown(f))
@@ -69,6 +73,16 @@ export function rankQuery(source: SearchSource, query: SearchQuery, window: { of
   const placeholder = isPlaceholder(query.q)
   const plan = placeholder ? null : planQuery(inverted, settings, tokenizer, query.q!, { attributesToSearchOn: query.attributesToSearchOn, locales: query.locales })
   let universe = source.live
+  const expr = parseFilter(query.filter, 'invalid_search_filter')
+  if (expr) {
+    try {
+      checkFilterable(expr, settings.filterableAttributes, 'invalid_search_filter', { containsFilter: source.containsFilter })
+    } catch (err) {
+      if (err instanceof TesseraError) throw new TesseraError(err.code, `Index \`${source.uid}\`: ${err.message}`)
+      throw err
+    }
+    universe = RoaringBitmap32.and(universe, source.filter(expr))
+  }
   if (plan?.excluded) universe = RoaringBitmap32.andNot(universe, plan.excluded)
   if (!plan || plan.terms.length === 0) {
     // Placeholder search: internal id order, every score 1.
@@ -83,7 +97,7 @@ export function rankQuery(source: SearchSource, query: SearchQuery, window: { of
   const ctx: RankingContext = { plan, rules, proximityByAttribute: settings.proximityPrecision === 'byAttribute', totalWords: plan.terms.reduce((n, t) => n + t.wordCount, 0) }
   const result = bucketSort({
     ctx,
-    matcher: new Matcher(plan, inverted.forward),
+    matcher: new Matcher(plan, inverted.forward, settings.proximityPrecision === 'byAttribute'),
     terms: plan.terms,
     strategy: query.matchingStrategy,
     universe,
@@ -109,7 +123,8 @@ export function textAnalyzer(plan: QueryPlan | null, tokenizer: Tokenizer, setti
   const prefixes: { word: string; charCount: number; term: number }[] = []
   for (const t of plan?.terms ?? []) {
     for (const [word, m] of t.matchWords) {
-      if (m.prefix) prefixes.push({ word, charCount: m.charCount, term: t.index })
+      // A prefix term's words match as prefixes (sized by the query word), even a whole-word match.
+      if (m.prefix) { prefixes.push({ word, charCount: m.charCount, term: t.index }); continue }
       const ids = exact.get(word) ?? []
       if (!ids.includes(t.index)) ids.push(t.index)
       exact.set(word, ids)
@@ -132,8 +147,11 @@ export function textAnalyzer(plan: QueryPlan | null, tokenizer: Tokenizer, setti
       }
       for (const p of prefixes) {
         if (!token.text.startsWith(p.word)) continue
-        const chars = [...token.original].slice(0, Math.min(p.charCount, [...token.text].length)).join('')
-        matches.push({ start: token.byteStart, length: Math.min(utf8Bytes(chars), token.byteEnd - token.byteStart), ids: [p.term] })
+        // The highlight covers the query word's characters of the original; `_matchesPosition` reports milli's
+        // length, the character count taken as bytes.
+        const chars = Math.min(p.charCount, [...token.text].length)
+        const highlighted = utf8Bytes([...token.original].slice(0, chars).join(''))
+        matches.push({ start: token.byteStart, length: Math.min(highlighted, token.byteEnd - token.byteStart), reportedLength: chars, ids: [p.term] })
         break
       }
     }

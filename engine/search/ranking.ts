@@ -19,7 +19,7 @@
  * rank keyword relevancy here.
  */
 import type { MatchingStrategy } from './query.js'
-import type { QueryPlan, Term } from './terms.js'
+import { phraseAt, type QueryPlan, type Term } from './terms.js'
 
 export interface Rank {
   rank: number
@@ -71,6 +71,11 @@ interface Occurrence {
   exact: boolean
   /** Query terms covered (ngrams > 1). */
   span: number
+  /**
+   * Phrases: 1 for the positions of its first word, 2 for those of its last word (proximity pairs a phrase on the
+   * left by its last word and on the right by its first, wherever they are, as milli does). 0 for words.
+   */
+  role?: 1 | 2
 }
 
 /** A document's matches of every term. */
@@ -92,7 +97,7 @@ export class Matcher {
   private readonly entries = new Map<number, Entry[]>()
   private readonly phraseTerms: { term: number; words: (number | null)[]; typo: number; exact: boolean }[] = []
 
-  constructor(private readonly plan: QueryPlan, private readonly forward: (Uint32Array | undefined)[]) {
+  constructor(private readonly plan: QueryPlan, private readonly forward: (Uint32Array | undefined)[], private readonly byAttribute = false) {
     for (const t of plan.terms) {
       for (const d of t.words) {
         let list = this.entries.get(d.wordId)
@@ -124,36 +129,20 @@ export class Matcher {
         occurrences[e.term]!.push({ at, typo: e.typo, exact: e.exact, span: e.span })
       }
     }
+    // A phrase must hold within the searched fields.
+    const searched = allowed ? record.filter((_, k) => allowed[record[k | 1]! >>> 16] === 1) : record
     for (const p of this.phraseTerms) {
-      for (const at of phraseStarts(record, p.words)) {
-        if (allowed && !allowed[at >>> 16]) continue
-        if (exactFields && exactFields[at >>> 16] && p.typo > 0) continue
-        occurrences[p.term]!.push({ at, typo: p.typo, exact: p.exact, span: 1 })
+      if (!phraseAt(searched, p.words, this.byAttribute)) continue
+      const firstWord = p.words.find((w) => w !== null)
+      const lastWord = p.words.findLast((w) => w !== null)
+      for (let k = 0; k < searched.length; k += 2) {
+        const at = searched[k + 1]!
+        if (searched[k] === firstWord) occurrences[p.term]!.push({ at, typo: p.typo, exact: p.exact, span: 1, role: 1 })
+        if (searched[k] === lastWord) occurrences[p.term]!.push({ at, typo: p.typo, exact: p.exact, span: 1, role: 2 })
       }
     }
     return { docid, occurrences, fieldWords }
   }
-}
-
-/** Packed positions where the phrase starts in the record. */
-function phraseStarts(record: Uint32Array, words: readonly (number | null)[]): number[] {
-  const first = words.findIndex((w) => w !== null)
-  const out: number[] = []
-  for (let k = 0; k < record.length; k += 2) {
-    if (record[k] !== words[first]) continue
-    const at = record[k + 1]!
-    const start = at - first
-    let ok = true
-    for (let j = 0; j < words.length && ok; j++) {
-      const w = words[j]
-      if (w === null || j === first) continue
-      ok = false
-      const target = (start + j) >>> 0
-      for (let m = 0; m < record.length; m += 2) if (record[m] === w && record[m + 1] === target) { ok = true; break }
-    }
-    if (ok) out.push(start >>> 0)
-  }
-  return out
 }
 
 // ---- costs ---------------------------------------------------------------------------------------------------------
@@ -333,12 +322,14 @@ function proximity(kept: readonly Term[], best: Occurrence[][], byAttribute: boo
 function pairCost(left: readonly Occurrence[], right: readonly Occurrence[], byAttribute: boolean, leftWords: number): number {
   let min = 3
   for (const l of left) {
+    if (l.role === 1) continue
     for (const r of right) {
+      if (r.role === 2) continue
       if (l.at >>> 16 !== r.at >>> 16) continue
       if (byAttribute) return 0
       // Both halves of one ngram occurrence.
       if (l.span > 1 && r.span > 1 && l.at === r.at) { min = Math.min(min, 1); continue }
-      const d = (r.at & 0xffff) - ((l.at & 0xffff) + leftWords - 1)
+      const d = (r.at & 0xffff) - ((l.at & 0xffff) + (l.role === 2 ? 0 : leftWords - 1))
       let c = 3
       if (d >= 1 && d <= 3) c = d - 1
       else if (d === 0 || d === -1) c = d === 0 ? 3 : 1
@@ -356,6 +347,7 @@ function attributeRank(plan: QueryPlan, kept: readonly Term[], best: Occurrence[
   kept.forEach((t, i) => {
     let min = plan.maxWeight
     for (const o of best[i]!) {
+      if (o.role === 2) continue
       const w = plan.weights[o.at >>> 16] ?? plan.maxWeight
       if (w < min) min = w
     }
@@ -371,6 +363,7 @@ function wordPosition(kept: readonly Term[], best: Occurrence[][]): { cost: numb
   kept.forEach((t, i) => {
     let min = 10
     for (const o of best[i]!) {
+      if (o.role === 2) continue
       const distance = Math.abs(bucketedPosition(o.at & 0xffff) - t.position)
       const c = costFromDistance(distance)
       if (c < min) min = c
@@ -387,15 +380,14 @@ function exactAttribute(plan: QueryPlan, kept: readonly Term[], match: DocMatch)
   for (let i = 0; i < kept.length; i++) {
     if (kept[i]!.index !== i || !kept[i]!.originalIndexed) return NO_EXACT_MATCH
   }
-  if (kept.length < plan.terms.length) return NO_EXACT_MATCH
   const first = kept[0]!.position
   const span = kept.reduce((n, t) => n + t.wordCount, 0)
   let result = NO_EXACT_MATCH
   // Candidate fields: those holding the first term's own word at the start.
   for (const o of match.occurrences[kept[0]!.index]!) {
-    if (!o.exact || (o.at & 0xffff) !== kept[0]!.position - first) continue
+    if (!o.exact || o.role === 2 || (o.at & 0xffff) !== kept[0]!.position - first) continue
     const fid = o.at >>> 16
-    const all = kept.every((t, i) => i === 0 || match.occurrences[t.index]!.some((x) => x.exact && x.at >>> 16 === fid && (x.at & 0xffff) === t.position - first))
+    const all = kept.every((t, i) => i === 0 || match.occurrences[t.index]!.some((x) => x.exact && x.role !== 2 && x.at >>> 16 === fid && (x.at & 0xffff) === t.position - first))
     if (!all) continue
     if ((match.fieldWords.get(fid) ?? 0) === span) return EXACT_MATCH
     result = MATCHES_START

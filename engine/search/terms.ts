@@ -104,8 +104,12 @@ export function queryTokens(tokenizer: Tokenizer, text: string, locales: readonl
     : { lemma: t.text, kind: t.kind }))
 }
 
-/** Documents where the phrase's words sit at consecutive positions of one field. */
-export function phraseDocids(index: InvertedIndex, words: readonly (number | null)[]): Bitmap {
+/**
+ * Documents holding the phrase as milli resolves it (`compute_phrase_docids`): word pairs checked window by window
+ * (see `phraseConditions`), each pair anywhere in a field, not necessarily all at one place. With `byAttribute`
+ * proximity, a field holding both words of each pair is enough.
+ */
+export function phraseDocids(index: InvertedIndex, words: readonly (number | null)[], byAttribute = false): Bitmap {
   const present = words.filter((w): w is number => w !== null)
   if (present.length === 0) return new RoaringBitmap32()
   const bitmaps: Bitmap[] = []
@@ -119,35 +123,50 @@ export function phraseDocids(index: InvertedIndex, words: readonly (number | nul
   for (let i = 1; i < bitmaps.length; i++) candidates = RoaringBitmap32.and(candidates, bitmaps[i]!)
   if (present.length === 1) return candidates
   const out: number[] = []
-  for (const docid of candidates) if (phraseAt(index.forward[docid], words)) out.push(docid)
+  for (const docid of candidates) if (phraseAt(index.forward[docid], words, byAttribute)) out.push(docid)
   return RoaringBitmap32.from(out)
 }
 
-/** Whether a forward record holds the phrase (first word position of a match, or -1). */
-export function phraseAt(record: Uint32Array | undefined, words: readonly (number | null)[]): boolean {
-  if (!record) return false
-  const first = words.findIndex((w) => w !== null)
-  const head = words[first]!
-  for (let k = 0; k < record.length; k += 2) {
-    if (record[k] !== head) continue
-    const fp = record[k + 1]!
-    const fid = fp >>> 16
-    const start = (fp & 0xffff) - first
-    let ok = true
-    for (let j = 0; j < words.length && ok; j++) {
-      const w = words[j]
-      if (w === null || j === first) continue
-      ok = hasWordAt(record, w, fid, start + j)
+/**
+ * The conditions of a phrase, as milli's `compute_phrase_docids` checks them: over each window of three positions
+ * (or the whole phrase when shorter), neighbours sit one position apart and the others within their distance.
+ */
+function phraseConditions(words: readonly (number | null)[]): [left: number, right: number, exact: boolean, distance: number][] {
+  const out: [number, number, boolean, number][] = []
+  const size = Math.min(words.length, 3)
+  const seen = new Set<string>()
+  for (let start = 0; start + size <= words.length; start++) {
+    for (let i = start; i < start + size; i++) {
+      if (words[i] === null) continue
+      for (let k = i + 1; k < start + size; k++) {
+        if (words[k] === null) continue
+        const key = `${i}:${k}`
+        if (seen.has(key)) continue
+        seen.add(key)
+        out.push([words[i]!, words[k]!, k === i + 1, k - i])
+      }
     }
-    if (ok) return true
   }
-  return false
+  return out
 }
 
-function hasWordAt(record: Uint32Array, word: number, fid: number, position: number): boolean {
-  const target = ((fid << 16) | position) >>> 0
-  for (let k = 0; k < record.length; k += 2) if (record[k] === word && record[k + 1] === target) return true
-  return false
+/** Whether a forward record satisfies the phrase (see `phraseDocids`). */
+export function phraseAt(record: Uint32Array | undefined, words: readonly (number | null)[], byAttribute = false): boolean {
+  if (!record) return false
+  for (const [left, right, exact, distance] of phraseConditions(words)) {
+    let ok = false
+    for (let k = 0; k < record.length && !ok; k += 2) {
+      if (record[k] !== left) continue
+      const at = record[k + 1]!
+      for (let m = 0; m < record.length; m += 2) {
+        if (record[m] !== right) continue
+        const other = record[m + 1]!
+        if (byAttribute ? other >>> 16 === at >>> 16 : exact ? other === at + 1 : other > at && other - at <= distance && other >>> 16 === at >>> 16) { ok = true; break }
+      }
+    }
+    if (!ok) return false
+  }
+  return true
 }
 
 /** Words of the index starting with `prefix` and their union of documents (cached per published view). */
@@ -184,6 +203,8 @@ function addWord(b: Builder, index: InvertedIndex, word: string, d: Omit<WordDer
   b.bitmaps.push(posting)
 }
 
+let phraseByAttribute = false
+
 function addPhrase(b: Builder, index: InvertedIndex, words: readonly (string | null)[], typo: number, exact: boolean): void {
   const ids: (number | null)[] = []
   for (const w of words) {
@@ -192,7 +213,7 @@ function addPhrase(b: Builder, index: InvertedIndex, words: readonly (string | n
     if (id === undefined || !index.postings[id]) return
     ids.push(id)
   }
-  const docids = phraseDocids(index, ids)
+  const docids = phraseDocids(index, ids, phraseByAttribute)
   if (docids.isEmpty) return
   b.phrases.push({ words: ids, typo, exact, docids })
   b.bitmaps.push(docids)
@@ -321,6 +342,7 @@ function fieldsMatching(index: InvertedIndex, names: readonly string[]): Uint8Ar
 /** Derivations for every term of the query text. */
 export function planQuery(index: InvertedIndex, settings: Settings, tokenizer: Tokenizer, text: string, options: PlanOptions): QueryPlan {
   const parsed = parseQueryText(text, (t) => queryTokens(tokenizer, t, options.locales))
+  phraseByAttribute = settings.proximityPrecision === 'byAttribute'
   const prefixSearch = settings.prefixSearch !== 'disabled'
   const synonyms = synonymTable(settings, tokenizer)
   const located: QueryTerm[] = parsed.located
@@ -343,7 +365,8 @@ export function planQuery(index: InvertedIndex, settings: Settings, tokenizer: T
     if (prefix && Buffer.byteLength(word) <= MAX_WORD_BYTES) addPrefixes(b, index, word, 0, 1)
     addSynonyms(b, index, synonyms, word, 0)
     addTypos(b, index, word, typos, prefix, 0, 1)
-    const split = settings.typoTolerance.enabled ? bestSplit(index, word) : null
+    // Split words are derived even when typos are off (milli does not gate them on typo tolerance).
+    const split = bestSplit(index, word)
     if (split) {
       addPhrase(b, index, split, 1, false)
       for (const w of split) b.matchWords.set(w, { prefix: false, charCount: [...w].length })
