@@ -25,6 +25,7 @@ import type { PayloadFormat } from './tasks/types.js'
 import { readSettings, settingsDetails, type Settings, type SettingsUpdate } from './settings/index.js'
 import { search as runSearch, type SearchQuery, type SearchSource } from './search/index.js'
 import { searchKind } from './search/query.js'
+import { matches as matchesFilter } from './filter/index.js'
 
 export type { WorkerPool } from './pool/index.js'
 export { TesseraError } from './errors/index.js'
@@ -296,6 +297,18 @@ export class Engine {
       live: state.live,
       fetch: (docids) => this.documents.getMany(meta.id, docids),
       fieldNames: () => state.fields.keys(),
+      // Filters are evaluated on the documents (facet indexes come with the filters work).
+      filter: (expr) => {
+        const ids = state.live.toArray()
+        const out: number[] = []
+        for (let i = 0; i < ids.length; i += 1000) {
+          const chunk = ids.slice(i, i + 1000)
+          const docs = this.documents.getMany(meta.id, chunk)
+          docs.forEach((doc, k) => { if (matchesFilter(expr, doc)) out.push(chunk[k]!) })
+        }
+        return RoaringBitmap32.from(out)
+      },
+      containsFilter: this.features.isEnabled('containsFilter'),
     }
   }
 
@@ -307,6 +320,28 @@ export class Engine {
       throw new TesseraError('invalid_search_embedder', `Cannot find embedder with name \`${query.hybrid?.embedder ?? 'default'}\`.`)
     }
     return runSearch(source, query)
+  }
+
+  /**
+   * One query of a federated multi-search: its first `limit` hits (bounded by the index's `maxTotalHits`), with
+   * `_rankingScore` and their internal ids, the number of matching documents (not bounded by `maxTotalHits`, as
+   * Meilisearch counts candidates in federation) and the number of documents in the index.
+   */
+  async federatedQuery(uid: string, query: SearchQuery, limit: number): Promise<{ hits: Record<string, unknown>[]; docids: number[]; candidates: number; documents: number }> {
+    const source = await this.searchSource(uid)
+    if (searchKind(query) !== 'keyword') {
+      throw new TesseraError('invalid_search_embedder', `Cannot find embedder with name \`${query.hybrid?.embedder ?? 'default'}\`.`)
+    }
+    let docids: number[] = []
+    // The window is bounded here; the search itself counts candidates without the bound.
+    const unbounded: SearchSource = {
+      ...source,
+      settings: { ...source.settings, pagination: { ...source.settings.pagination, maxTotalHits: Number.MAX_SAFE_INTEGER } },
+      fetch: (ids) => { docids = ids; return source.fetch(ids) },
+    }
+    const window = { offset: 0, limit: Math.min(limit, source.settings.pagination.maxTotalHits), page: null, hitsPerPage: null }
+    const result = runSearch(unbounded, { ...query, ...window, showRankingScore: true })
+    return { hits: result.hits as Record<string, unknown>[], docids, candidates: result.estimatedTotalHits as number, documents: source.live.size }
   }
 
   // ---- stats -------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import { settingsRoutes } from './routes/settings.js'
 import { featureRoutes } from './routes/features.js'
 import { documentRoutes } from './routes/documents.js'
 import { searchRoutes } from './routes/search.js'
+import { multiSearchRoutes } from './routes/multi-search.js'
 
 const VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT, TRACE'
@@ -27,6 +28,7 @@ export function buildRouter(): Router<AppContext> {
   indexRoutes(router)
   documentRoutes(router)
   searchRoutes(router)
+  multiSearchRoutes(router)
   settingsRoutes(router)
   featureRoutes(router)
   return router
