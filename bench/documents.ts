@@ -191,7 +191,7 @@ export class RssSampler {
 }
 
 /** VmRSS and VmHWM of a process in KiB, from /proc/<pid>/status (null where unavailable). */
-function readStatus(pid: number): { rss: number | null; hwm: number | null } {
+export function readStatus(pid: number): { rss: number | null; hwm: number | null } {
   try {
     const text = readFileSync(`/proc/${pid}/status`, 'utf8')
     const field = (name: string) => {
@@ -204,7 +204,7 @@ function readStatus(pid: number): { rss: number | null; hwm: number | null } {
   }
 }
 
-interface Posted {
+export interface Posted {
   status: number
   text: string
   /** performance.now() when the whole reply was read. */
@@ -216,7 +216,7 @@ interface Posted {
  * (piped, with backpressure). Resolves with the reply once it is read whole, even if the server answers before
  * it read the whole body (an error).
  */
-function postPayload(server: BenchServer, path: string, contentType: string, body: Buffer | Readable, length: number, timeoutMs: number): Promise<Posted> {
+export function postPayload(server: BenchServer, path: string, contentType: string, body: Buffer | Readable, length: number, timeoutMs: number): Promise<Posted> {
   return new Promise<Posted>((resolve, reject) => {
     const req = httpRequest({
       host: server.host, port: server.port, method: 'POST', path, agent: false,
@@ -241,7 +241,7 @@ function postPayload(server: BenchServer, path: string, contentType: string, bod
   })
 }
 
-async function getJson(server: BenchServer, path: string): Promise<{ status: number; body: unknown }> {
+export async function getJson(server: BenchServer, path: string): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(30_000) })
   const text = await res.text()
   let body: unknown = text
@@ -249,7 +249,7 @@ async function getJson(server: BenchServer, path: string): Promise<{ status: num
   return { status: res.status, body }
 }
 
-interface TaskView {
+export interface TaskView {
   uid: number
   batchUid: number | null
   status: string
@@ -261,7 +261,7 @@ interface TaskView {
 }
 
 /** Poll the tasks every `pollMs` until none is enqueued or processing; resolves with their final views. */
-async function waitForTasks(server: BenchServer, uids: number[], options: DocumentsOptions): Promise<{ tasks: TaskView[]; at: number; wallAt: number }> {
+export async function waitForTasks(server: BenchServer, uids: number[], options: DocumentsOptions): Promise<{ tasks: TaskView[]; at: number; wallAt: number }> {
   const { pollMs, taskTimeoutMs: timeoutMs, stallMs, stallCpuPercent } = options
   const deadline = performance.now() + timeoutMs
   // Server CPU samples [time, cpu ms], to tell a slow batch from a hung one.

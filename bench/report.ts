@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { ClientKind, LoadResult } from './load.js'
 import type { Adapter } from './server.js'
 import { DOCUMENTS_RUN_TITLES, type DocumentsOptions, type DocumentsRunResult } from './documents.js'
+import type { SearchResult } from './search.js'
 
 export type ScenarioKind = 'register' | 'cancel' | 'health'
 
@@ -275,6 +276,167 @@ export function writeResults(dir: string, report: BenchReport): { json: string; 
   const json = join(dir, 'foundation.json')
   const md = join(dir, 'foundation.md')
   const markdown = renderMarkdown(report)
+  writeFileSync(json, JSON.stringify(report, null, 2) + '\n')
+  writeFileSync(md, markdown)
+  return { json, md, markdown }
+}
+
+// ---- the search benchmark (issue 4): bench/results/search.json and search.md ----------------------------------------
+
+/** The targets of issue 4. */
+export const SEARCH_TARGETS = {
+  /** Indexing throughput on the npm package corpus, docs/s (first byte sent → task succeeded). */
+  docsPerSecond: 50_000,
+  /** Server-side processingTimeMs, ms. */
+  p50Ms: 1,
+  p99Ms: 10,
+  /** Peak RSS of the server process, MB (10^6 bytes). */
+  peakRssMB: 500,
+}
+
+export interface SearchTarget {
+  description: string
+  target: number
+  measured: number | null
+  /** null: not measured, or not applicable to this dataset. */
+  met: boolean | null
+  note?: string
+}
+
+export interface SearchReport {
+  benchmark: 'search'
+  issue: 4
+  date: string
+  machine: BenchReport['machine']
+  storage: { dataDir: string; filesystem: string }
+  search: SearchResult
+  targets: SearchTarget[]
+  notes: string[]
+  totalSeconds: number
+}
+
+const MB = (mib: number | null) => (mib === null ? null : (mib * 2 ** 20) / 1e6)
+
+/** Whether the dataset is the npm package list the indexing target of issue 4 is stated for. */
+export function isNpmCorpus(s: SearchResult): boolean {
+  return s.dataset.source === 'file' && /npm/i.test(s.dataset.name)
+}
+
+export function computeSearchTargets(s: SearchResult): SearchTarget[] {
+  const npm = isNpmCorpus(s)
+  const docsPerSecond = s.indexing.ok ? s.indexing.docsPerSecond : null
+  const server = s.latency?.samples ? s.latency.serverMs : null
+  const rss = MB(s.memory.hwmMiB)
+  return [
+    {
+      description: `Indexing ≥ ${SEARCH_TARGETS.docsPerSecond.toLocaleString('en-US')} docs/s on the npm corpus (first byte sent → task succeeded)`,
+      target: SEARCH_TARGETS.docsPerSecond, measured: docsPerSecond,
+      met: docsPerSecond === null || !npm ? null : docsPerSecond >= SEARCH_TARGETS.docsPerSecond,
+      ...(npm ? {} : { note: 'the target is stated for the npm corpus; shown for reference' }),
+    },
+    { description: `processingTimeMs p50 ≤ ${SEARCH_TARGETS.p50Ms} ms`, target: SEARCH_TARGETS.p50Ms, measured: server ? server.p50 : null, met: server ? server.p50 <= SEARCH_TARGETS.p50Ms : null },
+    { description: `processingTimeMs p99 ≤ ${SEARCH_TARGETS.p99Ms} ms`, target: SEARCH_TARGETS.p99Ms, measured: server ? server.p99 : null, met: server ? server.p99 <= SEARCH_TARGETS.p99Ms : null },
+    { description: `Server peak RSS (VmHWM) < ${SEARCH_TARGETS.peakRssMB} MB`, target: SEARCH_TARGETS.peakRssMB, measured: rss, met: rss === null ? null : rss < SEARCH_TARGETS.peakRssMB },
+  ]
+}
+
+const trio = (l: { p50: number; p95: number; p99: number } | null | undefined, digits: number) =>
+  l ? `${l.p50.toFixed(digits)} / ${l.p95.toFixed(digits)} / ${l.p99.toFixed(digits)}` : 'n/a'
+
+export function renderSearchMarkdown(report: SearchReport): string {
+  const { machine, search: s } = report
+  const o = s.options
+  const lines: string[] = []
+  lines.push('# Tessera search benchmark (issue 4)', '')
+  lines.push(`${report.date} · ${machine.cpus} × ${machine.cpuModel} · Node ${machine.node} · ${machine.platform} ${machine.release} (${machine.arch})`)
+  lines.push(`Data directory on ${report.storage.filesystem} (${report.storage.dataDir}) · one fresh server (uws adapter, \`${s.serverArgs.join(' ')}\`)${o.quick ? ' · **--quick**' : ''}`, '')
+  const d = s.dataset
+  lines.push(`Dataset: **${d.name}**${d.path ? ` (\`${d.path}\`, ${d.format}${d.gzip ? ', gzip' : ''}${d.idsAdded ? ', `id` = row number' : ''})` : ' (corpus.ts, seeded)'} · ${int(d.documents)} documents · fields ${d.fields.map((f) => `\`${f}\``).join(', ')} · searchableAttributes ${d.searchableAttributes.map((f) => `\`${f}\``).join(', ')}`, '')
+
+  const i = s.indexing
+  const l = s.latency
+  const p = s.inProcess
+  const rssMB = MB(s.memory.hwmMiB)
+  lines.push('| Dataset | Docs | Docs/s | Index MB live / closed | Peak RSS MB | Server ms p50 / p95 / p99 | In-process ms p50 / p95 / p99 | Round trip ms p50 / p95 / p99 | QPS@' + o.connections + ' |')
+  lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|')
+  lines.push(`| ${d.name} | ${int(d.documents)} | **${i.ok && i.docsPerSecond !== null ? int(i.docsPerSecond) : 'FAILED'}** | ${i.indexBytes === null ? 'n/a' : num(i.indexBytes / 1e6)} / ${i.indexBytesAfterShutdown === null ? 'n/a' : num(i.indexBytesAfterShutdown / 1e6)} | ${num(rssMB, 0)} | ${l?.samples ? `**${trio(l.serverMs, 0)}**` : 'n/a'} | ${p.ok ? trio(p.ms, 2) : 'n/a'} | ${l?.samples ? trio(l.clientMs, 2) : 'n/a'} | ${s.qps ? `**${int(s.qps.requestsPerSecond)}**` : 'n/a'} |`)
+  lines.push('')
+
+  lines.push('Targets (issue 4):', '')
+  for (const t of report.targets) {
+    const measured = t.measured === null ? 'not measured' : t.target >= 1000 ? int(t.measured) : num(t.measured, t.measured < 10 ? 2 : 0)
+    const verdict = t.met === null ? (t.measured === null ? 'NOT MEASURED' : 'n/a') : t.met ? 'MET' : '**NOT MET**'
+    lines.push(`- ${t.description}: ${measured} → ${verdict}${t.note ? ` (${t.note})` : ''}`)
+  }
+  lines.push('')
+
+  lines.push('Details:', '')
+  if (i.ok) {
+    lines.push(`- Indexing: ${i.payloads} NDJSON payload(s), ${num(i.bytes / 1e6)} MB; 202 after ${num(i.acceptSeconds, 2)} s; every task \`succeeded\` after ${num(i.seconds, 2)} s (task queue wait / processing span / \`finishedAt\` → seen succeeded: ${num(i.taskWaitSeconds, 2)} / ${num(i.taskSpanSeconds, 2)} / ${num(i.commitLagSeconds, 2)} s; ${i.batchUids.length} batch(es)); server CPU ${pct(i.serverCpuPercent)}, other processes ${pct(i.otherCpuPercent)}; \`numberOfDocuments\` ${intOrNa(i.numberOfDocuments)}.`)
+  } else {
+    lines.push(`- **Indexing failed**: ${i.error ?? 'unknown error'}`)
+  }
+  const mb = (b: number | null) => (b === null ? 'n/a' : num(b / 1e6))
+  const kinds = Object.entries(i.diskByKind).sort((a, b) => b[1] - a[1]).filter(([, b]) => b >= 100_000).map(([k, b]) => `${k} ${mb(b)}`).join(', ')
+  lines.push(`- On disk: *Index MB live* is the size of the data directory's files right after indexing, the server running, without the upload staging directory \`payloads/\`: ${mb(i.indexBytes)} MB; *closed*: the same after the server's graceful shutdown (memtables flushed, write-ahead log dropped): ${mb(i.indexBytesAfterShutdown)} MB. All files live: ${mb(i.diskApparentBytes)} MB (${kinds || 'n/a'}), ${mb(i.diskBytes)} MB allocated (RocksDB preallocates its write-ahead log and MANIFEST); closed: ${mb(i.diskApparentBytesAfterShutdown)} MB, ${mb(i.diskBytesAfterShutdown)} MB allocated. Raw NDJSON: ${mb(i.bytes)} MB.`)
+  const m = s.memory
+  lines.push(`- Server memory (MB): idle ${num(MB(m.idleMiB), 0)}, peak while indexing ${num(MB(m.indexingPeakMiB), 0)}, peak while searching ${num(MB(m.searchPeakMiB), 0)}, after searching ${num(MB(m.afterSearchMiB), 0)}, VmHWM ${num(rssMB, 0)}.`)
+  if (l) {
+    const kinds = (['plain', 'typo', 'prefix'] as const).map((k) => `${k} ${l.zeroHits[k]}/${l.queriesByKind[k]}`).join(', ')
+    lines.push(`- Latency: ${int(l.samples)} searches (${l.rounds} rounds × ${s.queries.count} queries after one warm-up round), one keep-alive connection. processingTimeMs (integer ms) p50 / p95 / p99 / max ${l.serverMs.p50} / ${l.serverMs.p95} / ${l.serverMs.p99} / ${l.serverMs.max}, mean ${num(l.serverMs.mean, 2)}; round trip p50 / p95 / p99 / max ${trio(l.clientMs, 2)} / ${num(l.clientMs.max, 2)} ms, mean ${num(l.clientMs.mean, 2)}; server CPU ${pct(l.serverCpuPercent)}.`)
+    lines.push(`- Hits: mean \`estimatedTotalHits\` ${num(l.meanHits, 0)}, mean hits returned ${num(l.meanReturned, 1)}, mean reply ${num(l.meanReplyBytes === null ? null : l.meanReplyBytes / 1000, 1)} kB; queries with no hit: ${kinds}.${l.error ? ` **${l.error}**` : ''}`)
+  }
+  if (s.qps) {
+    const q = s.qps
+    lines.push(`- QPS: ${q.connections} concurrent keep-alive clients, ${num(q.warmupMs / 1000, 0)} s warm-up then ${num(q.measuredMs / 1000, 1)} s: ${int(q.ok)} searches, **${int(q.requestsPerSecond)}/s**, latency p50 / p95 / p99 ${trio(q.latencyMs, 1)} ms, ${int(q.errors)} errors; server CPU ${pct(q.serverCpuPercent)}, client CPU ${pct(q.clientCpuPercent)}, other ${pct(q.otherCpuPercent)}.`)
+  }
+  if (p.ok && p.ms) {
+    lines.push(`- In process: \`Engine.open\` on the stopped server's data directory (${num(p.openSeconds, 2)} s), one warm-up round, then ${p.rounds} rounds: ${int(p.samples)} calls of \`await engine.search(uid, parseSearchBody({q}))\`, p50 / p95 / p99 / max ${trio(p.ms, 3)} / ${num(p.ms.max, 2)} ms, mean ${num(p.ms.mean, 3)} ms.`)
+  } else {
+    lines.push(`- In process: ${p.note ?? 'not measured'}.`)
+  }
+  const byKind = s.queries.byKind
+  lines.push(`- Query mix: ${s.queries.count} queries (seed ${s.queries.seed}): 1–3 consecutive words of a random document's searchable text (by word count: ${Object.entries(s.queries.byWords).map(([w, n]) => `${w}: ${n}`).join(', ')}); ${byKind.plain} as is, ${byKind.typo} with one typo (substitution or transposition, not on the first letter, in a word of ≥ 5 letters), ${byKind.prefix} with the last word cut to 3–5 letters. Bodies are \`{"q": …}\` only (default limit 20). The whole mix is in search.json.`)
+  lines.push('')
+  lines.push('| # | Query | Kind | From | Hits |')
+  lines.push('|--:|---|---|---|--:|')
+  s.queries.examples.forEach((q, n) => lines.push(`| ${n + 1} | \`${q.q}\` | ${q.kind} | ${q.kind === 'plain' ? '' : `\`${q.source}\``} | ${q.hits === null ? 'n/a' : int(q.hits)} |`))
+  lines.push('')
+
+  if (l && l.slowest.length > 0) {
+    lines.push('Slowest queries (median `processingTimeMs` over the rounds):', '')
+    lines.push('| Query | Kind | Hits | Median ms | Max ms |')
+    lines.push('|---|---|--:|--:|--:|')
+    for (const q of l.slowest) lines.push(`| \`${q.q}\` | ${q.kind} | ${q.hits === null ? 'n/a' : int(q.hits)} | ${q.medianMs} | ${q.maxMs} |`)
+    lines.push('')
+  }
+
+  const disturbed = [
+    ...((i.otherCpuPercent ?? 0) > DISTURBED_OTHER_CPU_PERCENT ? [`indexing (${pct(i.otherCpuPercent)})`] : []),
+    ...((s.qps?.otherCpuPercent ?? 0) > DISTURBED_OTHER_CPU_PERCENT ? [`the QPS window (${pct(s.qps!.otherCpuPercent)})`] : []),
+  ]
+  if (disturbed.length > 0) {
+    lines.push(`**Warning: other processes used more than ${DISTURBED_OTHER_CPU_PERCENT} % of a core during ${disturbed.join(' and ')}: those figures are disturbed; rerun on an idle machine.**`, '')
+  }
+
+  const notes = [...s.notes, ...report.notes]
+  if (s.serverLogTail) notes.push('The server logged warnings or errors: see serverLogTail in search.json.')
+  if (s.serverCpuProfile) notes.push(`The server's CPU profile (--cpu-prof) was written to ${s.serverCpuProfile}.`)
+  if (notes.length > 0) {
+    lines.push('Notes:', '')
+    for (const n of notes) lines.push(`- ${n}`)
+    lines.push('')
+  }
+  lines.push(`Total bench time: ${report.totalSeconds.toFixed(0)} s.`)
+  return lines.join('\n') + '\n'
+}
+
+/** Write `<dir>/search.json` and `<dir>/search.md`; returns the Markdown. */
+export function writeSearchResults(dir: string, report: SearchReport): { json: string; md: string; markdown: string } {
+  mkdirSync(dir, { recursive: true })
+  const json = join(dir, 'search.json')
+  const md = join(dir, 'search.md')
+  const markdown = renderSearchMarkdown(report)
   writeFileSync(json, JSON.stringify(report, null, 2) + '\n')
   writeFileSync(md, markdown)
   return { json, md, markdown }

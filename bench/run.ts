@@ -7,18 +7,24 @@
  * - `health`:   `GET /health`.
  * - `documents`: payload acceptance (MB/s until the 202), indexing throughput (docs/s until `succeeded`) and the
  *   server's peak RSS, for JSON, NDJSON and CSV payloads of a generated corpus (see documents.ts); uws only.
+ * - `search` (issue 4): indexing throughput, index size and peak RSS for a searchable corpus (generated, or
+ *   `--dataset FILE`), then keyword-search latency and QPS for a seeded query mix (see search.ts); uws only.
+ *   Written separately, to bench/results/search.json and search.md.
  * For the two registration scenarios, `GET /tasks?limit=1` must then report at least as many tasks as were
  * acknowledged, on the live server and again after SIGKILL and a restart on the same data directory.
  *
- * Writes bench/results/foundation.json and bench/results/foundation.md, and prints the Markdown.
+ * Writes bench/results/foundation.json and bench/results/foundation.md (unless only `search` ran), and prints the
+ * Markdown; the search scenario writes bench/results/search.json and search.md.
  *
  *   npm run bench -- [--duration S] [--warmup S] [--connections N] [--max-requests N]
- *                    [--only register,cancel,health,documents] [--adapters uws,node] [--client raw|node]
+ *                    [--only register,cancel,health,documents,search] [--adapters uws,node] [--client raw|node]
  *                    [--no-restart-check] [--data-dir DIR] [--out DIR] [--docs N] [--large] [--large-docs N]
+ *                    [--quick] [--dataset FILE] [--searchable LIST] [--search-docs N] [--queries N] [--rounds N]
+ *                    [--search-connections N] [--search-duration S] [--server-cpu-prof DIR]
  */
-import { closeSync, fdatasyncSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, fdatasyncSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { runLoad, type ClientKind, type Reply, type RequestSpec } from './load.js'
 import {
@@ -30,9 +36,12 @@ import {
   DEFAULT_DOCUMENTS_OPTIONS, DOCUMENTS_RUN_TITLES, DOCUMENTS_SERVER_ARGS, documentsRunKinds, runDocuments,
   type DocumentsOptions, type DocumentsRunResult,
 } from './documents.js'
-import type { DocumentsReport } from './report.js'
+import type { DocumentsReport, SearchReport } from './report.js'
+import { computeSearchTargets, writeSearchResults } from './report.js'
+import { DEFAULT_SEARCH_OPTIONS, quickSearchOptions, runSearch, type SearchOptions } from './search.js'
 
-type RunKind = ScenarioKind | 'documents'
+type RunKind = ScenarioKind | 'documents' | 'search'
+const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'search'] as const
 const LOAD_KINDS = ['register', 'cancel', 'health'] as const
 
 interface Options {
@@ -47,6 +56,7 @@ interface Options {
   dataDir: string
   outDir: string
   documents: DocumentsOptions
+  search: SearchOptions
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -54,15 +64,25 @@ const USAGE = `Usage: npm run bench -- [options]
   --warmup S            warm-up before each window, seconds (default 1)
   --connections N       concurrent keep-alive connections, one request in flight each (default 64)
   --max-requests N      end a window early after N successful requests (default 200000)
-  --only LIST           scenarios, comma-separated: register, cancel, health, documents (default all)
+  --only LIST           scenarios, comma-separated: register, cancel, health, documents, search (default all)
   --adapters LIST       HTTP adapters, comma-separated: uws, node (default both)
   --client raw|node     load generator: minimal node:net client (default) or node:http Agent
   --no-restart-check    skip the SIGKILL + restart durability check after registration scenarios
   --data-dir DIR        parent of the servers' temporary data directories (default the OS temp dir)
-  --out DIR             where to write foundation.json and foundation.md (default bench/results)
+  --out DIR             where to write foundation.json/.md and search.json/.md (default bench/results)
   --docs N              documents scenario: documents in the generated corpus (default 100000)
   --large               documents scenario: also ingest a large NDJSON corpus, streamed while generated
-  --large-docs N        documents in that large corpus (default 500000)`
+  --large-docs N        documents in that large corpus (default 500000)
+  --quick               search scenario: a 20,000-document generated corpus, a 5 s QPS window, 2 rounds
+  --dataset FILE        search scenario: a real corpus instead of the generated one: JSON array, NDJSON
+                        (.ndjson/.jsonl), CSV or TSV, optionally gzipped (.gz); \`id\` = row number if absent
+  --searchable LIST     search scenario: searchableAttributes (default: inferred from the corpus)
+  --search-docs N       search scenario: documents of the generated corpus (default 100000)
+  --queries N           search scenario: queries in the seeded mix (default 500)
+  --rounds N            search scenario: measured rounds over the mix, HTTP and in process (default 5)
+  --search-connections N  search scenario: concurrent clients of the QPS window (default 16)
+  --search-duration S   search scenario: QPS window, seconds (default 15; 5 with --quick)
+  --server-cpu-prof DIR search scenario: run the server with --cpu-prof, profile written to DIR`
 
 class UsageError extends Error {}
 
@@ -72,14 +92,18 @@ function parseOptions(argv: string[]): Options {
     warmupSeconds: 1,
     connections: 64,
     maxRequests: 200_000,
-    kinds: [...LOAD_KINDS, 'documents'],
+    kinds: [...ALL_KINDS],
     adapters: ['uws', 'node'],
     client: 'raw',
     restartCheck: true,
     dataDir: tmpdir(),
     outDir: join(ROOT, 'bench', 'results'),
     documents: { ...DEFAULT_DOCUMENTS_OPTIONS },
+    search: { ...DEFAULT_SEARCH_OPTIONS },
   }
+  // Explicit search flags apply after --quick, whatever their order.
+  const searchOverrides: Partial<SearchOptions> = {}
+  let quick = false
   const list = <T extends string>(flag: string, text: string, allowed: readonly T[]): T[] => {
     const items = text.split(',').map((s) => s.trim()).filter(Boolean)
     const bad = items.find((s) => !(allowed as readonly string[]).includes(s))
@@ -96,6 +120,7 @@ function parseOptions(argv: string[]): Options {
     if (arg === '-h' || arg === '--help') { process.stdout.write(USAGE + '\n'); process.exit(0) }
     if (arg === '--no-restart-check') { options.restartCheck = false; continue }
     if (arg === '--large') { options.documents.large = true; continue }
+    if (arg === '--quick') { quick = true; continue }
     const eq = arg.indexOf('=')
     const flag = arg.startsWith('--') ? (eq > 0 ? arg.slice(2, eq) : arg.slice(2)) : ''
     const value = (): string => {
@@ -109,16 +134,29 @@ function parseOptions(argv: string[]): Options {
       case 'warmup': { const v = value(); options.warmupSeconds = v === '0' ? 0 : positive(flag, v, false); break }
       case 'connections': options.connections = positive(flag, value(), true); break
       case 'max-requests': options.maxRequests = positive(flag, value(), true); break
-      case 'only': options.kinds = list(flag, value(), [...LOAD_KINDS, 'documents'] as const); break
+      case 'only': options.kinds = list(flag, value(), ALL_KINDS); break
       case 'adapters': case 'adapter': options.adapters = list(flag, value(), ['uws', 'node'] as const); break
       case 'client': options.client = list(flag, value(), ['raw', 'node'] as const)[0]!; break
       case 'data-dir': options.dataDir = value(); break
       case 'out': options.outDir = value(); break
       case 'docs': options.documents.documents = positive(flag, value(), true); break
       case 'large-docs': options.documents.largeDocuments = positive(flag, value(), true); break
+      case 'dataset': searchOverrides.dataset = value(); break
+      case 'searchable': searchOverrides.searchable = value().split(',').map((s) => s.trim()).filter(Boolean); break
+      case 'search-docs': searchOverrides.generatedDocuments = positive(flag, value(), true); break
+      case 'queries': searchOverrides.queries = positive(flag, value(), true); break
+      case 'rounds': { const n = positive(flag, value(), true); searchOverrides.rounds = n; searchOverrides.inProcessRounds = n; break }
+      case 'search-connections': searchOverrides.connections = positive(flag, value(), true); break
+      case 'search-duration': searchOverrides.qpsSeconds = positive(flag, value(), false); break
+      case 'server-cpu-prof': searchOverrides.serverCpuProfDir = value(); break
       default: throw new UsageError(`unknown argument \`${arg}\``)
     }
   }
+  if (quick) options.search = quickSearchOptions(options.search)
+  const dataset = searchOverrides.dataset
+  if (typeof dataset === 'string' && !existsSync(dataset)) throw new UsageError(`--dataset: no such file \`${dataset}\``)
+  if (typeof searchOverrides.serverCpuProfDir === 'string') searchOverrides.serverCpuProfDir = resolve(searchOverrides.serverCpuProfDir)
+  options.search = { ...options.search, ...searchOverrides }
   return options
 }
 
@@ -327,8 +365,9 @@ async function main(): Promise<void> {
   let fsyncProbe: FsyncProbe | null = null
   const quietBudget = { used: 0 }
   let documents: DocumentsReport | null = null
+  let search: { report: SearchReport; written: { json: string; md: string; markdown: string } } | null = null
   try {
-    if (options.kinds.some((k) => k !== 'health')) {
+    if (options.kinds.some((k) => k !== 'health' && k !== 'search')) {
       fsyncProbe = probeFsync(dataParent)
       process.stderr.write(`bench: append + fdatasync on ${filesystem}: p50 ${fsyncProbe.p50Ms.toFixed(2)} ms, p99 ${fsyncProbe.p99Ms.toFixed(2)} ms\n`)
     }
@@ -347,9 +386,50 @@ async function main(): Promise<void> {
       }
     }
     if (options.kinds.includes('documents')) documents = await runDocumentsScenario(options, dataParent, quietBudget)
+    if (options.kinds.includes('search')) {
+      const waited = await waitForQuiet(Math.min(5000, Math.max(0, 20_000 - quietBudget.used)))
+      quietBudget.used += waited
+      if (waited > 1000) process.stderr.write(`bench: waited ${(waited / 1000).toFixed(1)} s for other processes to quieten\n`)
+      const searchStarted = performance.now()
+      const dbPath = mkdtempSync(join(dataParent, 'search-'))
+      try {
+        const result = await runSearch(options.search, dbPath)
+        const report: SearchReport = {
+          benchmark: 'search', issue: 4, date, machine, storage: { dataDir: options.dataDir, filesystem }, search: result,
+          targets: computeSearchTargets(result),
+          notes: [
+            `The load generator runs on the same ${machine.cpus} cores as the server: QPS is a lower bound for this machine, and the round trip includes the client's own event loop.`,
+            'processingTimeMs is the server\'s own figure, an integer number of ms (p50 0 means under 1 ms for at least half of the searches); the round trip and the in-process times are measured with performance.now().',
+            'Peak RSS is the server process\'s VmHWM (the kernel\'s high-water mark, all threads, start-up included) at the end of the HTTP part (indexing, latency rounds and QPS window).',
+          ],
+          totalSeconds: (performance.now() - searchStarted) / 1000,
+        }
+        search = { report, written: writeSearchResults(options.outDir, report) }
+      } finally {
+        rmSync(dbPath, { recursive: true, force: true })
+      }
+    }
   } finally {
     rmSync(dataParent, { recursive: true, force: true })
   }
+
+  if (search) {
+    process.stdout.write('\n' + search.written.markdown)
+    process.stderr.write(`bench: wrote ${search.written.json} and ${search.written.md}\n`)
+    const s = search.report.search
+    const failures = [
+      ...(s.indexing.ok ? [] : [`indexing: ${s.indexing.error}`]),
+      ...(s.latency && !s.latency.ok ? [`latency: ${s.latency.error ?? 'no successful search'}`] : []),
+      ...(s.qps && (s.qps.errors > 0 || s.qps.ok === 0) ? [`QPS window: ${s.qps.errors} errors`] : []),
+      ...(s.inProcess.note?.startsWith('failed') ? [`in process: ${s.inProcess.note}`] : []),
+    ]
+    if (failures.length > 0) {
+      process.stderr.write(`bench: SEARCH SCENARIO FAILED: ${failures.join(' | ')}\n`)
+      process.exitCode = 1
+    }
+  }
+  // The foundation report covers the other scenarios; a search-only run leaves it as it was.
+  if (!options.kinds.some((k) => k !== 'search')) return
 
   const loadKinds = LOAD_KINDS.filter((k) => options.kinds.includes(k))
   const notes = loadKinds.length === 0 ? [] : [
@@ -358,8 +438,9 @@ async function main(): Promise<void> {
     `Registration is durable: the server answers only once the task is fsynced (group commit), so its throughput follows the disk's fsync latency, which on a virtual disk drifts between runs (see the fsync probe); compare registration figures across runs with that in mind. The scheduler also processes the registered tasks during the window (creating the indexes for POST /indexes), on the same cores.`,
     'p50/p99 are closed-loop latencies of the successful requests of the window (nearest rank), from write to the last byte of the reply.',
   ]
-  if (options.kinds.length < 4 || (loadKinds.length > 0 && options.adapters.length < 2)) {
-    notes.push(`Partial run: scenarios ${options.kinds.join(', ')}${loadKinds.length > 0 ? `; adapters ${options.adapters.join(', ')}` : ''}.`)
+  const foundationKinds = options.kinds.filter((k) => k !== 'search')
+  if (foundationKinds.length < 4 || (loadKinds.length > 0 && options.adapters.length < 2)) {
+    notes.push(`Partial run: scenarios ${foundationKinds.join(', ')}${loadKinds.length > 0 ? `; adapters ${options.adapters.join(', ')}` : ''}.`)
   }
   if (scenarios.some((s) => s.serverLogTail)) notes.push('Some servers logged warnings or errors: see serverLogTail in foundation.json.')
 

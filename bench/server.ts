@@ -29,8 +29,8 @@ export interface Launched {
  * Start the compiled service with `args` and wait for its "listening on" line (it is given `--http-addr
  * 127.0.0.1:0`, so the port is free by construction). Shared by the bench and the test harness.
  */
-export async function launch(args: string[], env: Record<string, string> = {}, startTimeoutMs = 20_000): Promise<Launched> {
-  const proc: ChildProcess = spawn(process.execPath, [MAIN, '--http-addr', '127.0.0.1:0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+export async function launch(args: string[], env: Record<string, string> = {}, startTimeoutMs = 20_000, nodeArgs: string[] = []): Promise<Launched> {
+  const proc: ChildProcess = spawn(process.execPath, [...nodeArgs, MAIN, '--http-addr', '127.0.0.1:0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)))
@@ -79,6 +79,10 @@ export interface StartOptions {
   dbPath?: string
   /** Extra command-line flags for the server. */
   args?: string[]
+  /** Extra environment variables for the server. */
+  env?: Record<string, string>
+  /** Flags for node itself, before the script (e.g. `--cpu-prof`). */
+  nodeArgs?: string[]
   startTimeoutMs?: number
 }
 
@@ -90,7 +94,7 @@ export async function startServer(options: StartOptions): Promise<BenchServer> {
   const dbPath = options.dbPath ?? freshDataDir()
   let launched: Launched
   try {
-    launched = await launch(['--db-path', dbPath, '--http-adapter', options.adapter, '--log-level', 'WARN', ...(options.args ?? [])], {}, options.startTimeoutMs)
+    launched = await launch(['--db-path', dbPath, '--http-adapter', options.adapter, '--log-level', 'WARN', ...(options.args ?? [])], options.env ?? {}, options.startTimeoutMs, options.nodeArgs)
   } catch (err) {
     if (!options.dbPath) rmSync(dbPath, { recursive: true, force: true })
     throw new Error(`(${options.adapter}) ${(err as Error).message}`)

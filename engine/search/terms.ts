@@ -179,7 +179,7 @@ function prefixDocids(index: InvertedIndex, prefix: string): Bitmap {
       if (b) bitmaps.push(b)
     })
     cached = bitmaps.length === 0 ? new RoaringBitmap32() : RoaringBitmap32.orMany(bitmaps)
-    if (index.prefixCache.size > 10_000) index.prefixCache.clear()
+    if (index.prefixCache.size > 256) index.prefixCache.clear()
     index.prefixCache.set(prefix, cached)
   }
   return cached
