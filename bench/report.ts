@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os'
 import { join } from 'node:path'
-import type { ClientKind, LoadResult } from './load.js'
+import type { ClientKind, LatencySummary, LoadResult } from './load.js'
 import type { Adapter } from './server.js'
 import { DOCUMENTS_RUN_TITLES, type DocumentsOptions, type DocumentsRunResult } from './documents.js'
 import type { SearchResult } from './search.js'
@@ -403,6 +403,15 @@ export function renderSearchMarkdown(report: SearchReport): string {
   s.queries.examples.forEach((q, n) => lines.push(`| ${n + 1} | \`${q.q}\` | ${q.kind} | ${q.kind === 'plain' ? '' : `\`${q.source}\``} | ${q.hits === null ? 'n/a' : int(q.hits)} |`))
   lines.push('')
 
+  if (l && l.samples > 0) {
+    lines.push('`processingTimeMs` by query (p50 / p95 / p99 / max):', '')
+    lines.push('| Queries | p50 / p95 / p99 | max | mean |')
+    lines.push('|---|--:|--:|--:|')
+    const row = (name: string, x: LatencySummary) => lines.push(`| ${name} | ${trio(x, 0)} | ${x.max} | ${num(x.mean, 1)} |`)
+    for (const k of ['plain', 'typo', 'prefix'] as const) row(`${k} (${l.queriesByKind[k]})`, l.serverMsByKind[k])
+    for (const [w, x] of Object.entries(l.serverMsByWords)) row(`${w} word${w === '1' ? '' : 's'} (${s.queries.byWords[w] ?? 0})`, x)
+    lines.push('')
+  }
   if (l && l.slowest.length > 0) {
     lines.push('Slowest queries (median `processingTimeMs` over the rounds):', '')
     lines.push('| Query | Kind | Hits | Median ms | Max ms |')

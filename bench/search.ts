@@ -178,6 +178,9 @@ export interface SearchLatency {
   meanReturned: number | null
   /** Mean size of a reply body, bytes. */
   meanReplyBytes: number | null
+  /** `processingTimeMs` by kind of query, and by number of words. */
+  serverMsByKind: Record<QueryKind, LatencySummary>
+  serverMsByWords: Record<string, LatencySummary>
   /** The 10 queries with the highest median `processingTimeMs` over the rounds. */
   slowest: { q: string; kind: QueryKind; hits: number | null; medianMs: number; maxMs: number }[]
   serverCpuPercent: number | null
@@ -659,6 +662,14 @@ async function measureLatency(server: BenchServer, uid: string, mix: BenchQuery[
   })
   const server1 = processCpuMs(server.pid)
   for (const [k, v] of Object.entries(rounds.errorKinds)) errorKinds[k] = (errorKinds[k] ?? 0) + v
+  // A query drawn twice into the mix is counted once per draw: its times divided among its draws.
+  const draws = new Map<string, number>()
+  for (const q of mix) draws.set(q.q, (draws.get(q.q) ?? 0) + 1)
+  const perQueryOnce = (q: string) => {
+    const times = perQuery.get(q) ?? []
+    const n = draws.get(q) ?? 1
+    return times.filter((_, i) => i % n === 0)
+  }
   const hitCounts = mix.map((q) => hitsByQuery.get(q.q)).filter((h): h is number => h !== undefined)
   const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length)
   const failures = Object.values(errorKinds).reduce((a, b) => a + b, 0)
@@ -675,6 +686,8 @@ async function measureLatency(server: BenchServer, uid: string, mix: BenchQuery[
     meanHits: mean(hitCounts),
     meanReturned: mean(returned),
     meanReplyBytes: mean(replyBytes),
+    serverMsByKind: byKind((k) => summarize(mix.filter((q) => q.kind === k).flatMap((q) => perQueryOnce(q.q)))),
+    serverMsByWords: Object.fromEntries([1, 2, 3].map((w) => [String(w), summarize(mix.filter((q) => q.words === w).flatMap((q) => perQueryOnce(q.q)))])),
     slowest: mix.flatMap((q) => {
       const times = perQuery.get(q.q)
       if (!times || times.length === 0) return []
