@@ -372,6 +372,25 @@ async function prepare(kind: DocumentsRunKind, options: DocumentsOptions, scratc
  * One documents run against `server` (fresh, idle). Never throws for a failure of the service: the result says
  * `ok: false` and why.
  */
+/** Batches and timings of finished tasks (seen succeeded at `wallAt`); throws when one did not succeed. */
+export function taskTimings(tasks: TaskView[], wallAt: number): Pick<DocumentsRunResult, 'batchUids' | 'taskSpanSeconds' | 'taskWaitSeconds' | 'commitLagSeconds'> {
+  const failed = tasks.filter((t) => t.status !== 'succeeded')
+  if (failed.length > 0) throw new Error(`task(s) ${failed.map((t) => `${t.uid} ${t.status}${t.error ? ` (${t.error.code}: ${t.error.message})` : ''}`).join('; ')}`)
+  const out: ReturnType<typeof taskTimings> = {
+    batchUids: [...new Set(tasks.map((t) => t.batchUid).filter((b): b is number => b !== null))].sort((a, b) => a - b),
+    taskSpanSeconds: null, taskWaitSeconds: null, commitLagSeconds: null,
+  }
+  const started = tasks.map((t) => (t.startedAt ? Date.parse(t.startedAt) : NaN))
+  const finished = tasks.map((t) => (t.finishedAt ? Date.parse(t.finishedAt) : NaN))
+  const enqueued = tasks.map((t) => Date.parse(t.enqueuedAt))
+  if ([...started, ...finished, ...enqueued].every(Number.isFinite)) {
+    out.taskSpanSeconds = (Math.max(...finished) - Math.min(...started)) / 1000
+    out.taskWaitSeconds = (Math.min(...started) - Math.min(...enqueued)) / 1000
+    out.commitLagSeconds = (wallAt - Math.max(...finished)) / 1000
+  }
+  return out
+}
+
 export async function runDocuments(kind: DocumentsRunKind, server: BenchServer, options: DocumentsOptions, scratchDir: string): Promise<DocumentsRunResult> {
   const sent = await prepare(kind, options, scratchDir)
   try {
@@ -411,19 +430,7 @@ async function measure(kind: DocumentsRunKind, sent: Sent, server: BenchServer, 
     result.taskUids = replies.map((r) => (JSON.parse(r.text) as { taskUid: number }).taskUid)
 
     const { tasks, at, wallAt } = await waitForTasks(server, result.taskUids, options)
-    result.batchUids = [...new Set(tasks.map((t) => t.batchUid).filter((b): b is number => b !== null))].sort((a, b) => a - b)
-    const started = tasks.map((t) => (t.startedAt ? Date.parse(t.startedAt) : NaN))
-    const finished = tasks.map((t) => (t.finishedAt ? Date.parse(t.finishedAt) : NaN))
-    const enqueued = tasks.map((t) => Date.parse(t.enqueuedAt))
-    if ([...started, ...finished, ...enqueued].every(Number.isFinite)) {
-      result.taskSpanSeconds = (Math.max(...finished) - Math.min(...started)) / 1000
-      result.taskWaitSeconds = (Math.min(...started) - Math.min(...enqueued)) / 1000
-      result.commitLagSeconds = (wallAt - Math.max(...finished)) / 1000
-    }
-    const failed = tasks.filter((t) => t.status !== 'succeeded')
-    if (failed.length > 0) {
-      throw new Error(`task(s) ${failed.map((t) => `${t.uid} ${t.status}${t.error ? ` (${t.error.code}: ${t.error.message})` : ''}`).join('; ')}`)
-    }
+    Object.assign(result, taskTimings(tasks, wallAt))
     result.indexSeconds = (at - t202) / 1000
     result.indexDocsPerSecond = sent.documents / result.indexSeconds
     result.endToEndSeconds = (at - t0) / 1000

@@ -28,8 +28,8 @@ import { performance } from 'node:perf_hooks'
 import { gunzipSync } from 'node:zlib'
 import { generateDocuments, mulberry32 } from './corpus.js'
 import {
-  DEFAULT_DOCUMENTS_OPTIONS, DOCUMENTS_SERVER_ARGS, RssSampler, getJson, postPayload, readStatus, waitForTasks,
-  type DocumentsOptions, type MemoryUsage, type TaskView,
+  DEFAULT_DOCUMENTS_OPTIONS, DOCUMENTS_SERVER_ARGS, RssSampler, getJson, postPayload, readStatus, taskTimings, waitForTasks,
+  type DocumentsOptions, type MemoryUsage,
 } from './documents.js'
 import { runLoad, summarize, type LatencySummary, type LoadResult, type Reply } from './load.js'
 import { processCpuMs, startServer, systemBusyMs, type BenchServer } from './server.js'
@@ -560,17 +560,7 @@ async function indexDocuments(server: BenchServer, uid: string, docs: Doc[], opt
     result.acceptSeconds = (Math.max(...replies.map((r) => r.at)) - t0) / 1000
     result.taskUids = replies.map((r) => (JSON.parse(r.text) as { taskUid: number }).taskUid)
     const { tasks, at, wallAt } = await waitForTasks(server, result.taskUids, dopts)
-    result.batchUids = [...new Set(tasks.map((t: TaskView) => t.batchUid).filter((b): b is number => b !== null))].sort((a, b) => a - b)
-    const started = tasks.map((t) => (t.startedAt ? Date.parse(t.startedAt) : NaN))
-    const finished = tasks.map((t) => (t.finishedAt ? Date.parse(t.finishedAt) : NaN))
-    const enqueued = tasks.map((t) => Date.parse(t.enqueuedAt))
-    if ([...started, ...finished, ...enqueued].every(Number.isFinite)) {
-      result.taskSpanSeconds = (Math.max(...finished) - Math.min(...started)) / 1000
-      result.taskWaitSeconds = (Math.min(...started) - Math.min(...enqueued)) / 1000
-      result.commitLagSeconds = (wallAt - Math.max(...finished)) / 1000
-    }
-    const failed = tasks.filter((t) => t.status !== 'succeeded')
-    if (failed.length > 0) throw new Error(`task(s) ${failed.map((t) => `${t.uid} ${t.status}${t.error ? ` (${t.error.code}: ${t.error.message})` : ''}`).join('; ')}`)
+    Object.assign(result, taskTimings(tasks, wallAt))
     result.seconds = (at - t0) / 1000
     result.docsPerSecond = docs.length / result.seconds
     result.ok = true

@@ -34,10 +34,16 @@ export interface ExtractedChunk {
   records: Uint32Array
 }
 
+type TokenizerSettings = Pick<ExtractionConfig, 'stopWords' | 'separatorTokens' | 'nonSeparatorTokens' | 'dictionary'>
+
 const tokenizers = new Map<string, Tokenizer>()
+/** By settings object: a search reuses the cached settings, so it skips building the key. */
+const bySettings = new WeakMap<TokenizerSettings, Tokenizer>()
 
 /** Tokenizers are cached by configuration (a worker builds each once). */
-export function tokenizerFor(config: Pick<ExtractionConfig, 'stopWords' | 'separatorTokens' | 'nonSeparatorTokens' | 'dictionary'>): Tokenizer {
+export function tokenizerFor(config: TokenizerSettings): Tokenizer {
+  const known = bySettings.get(config)
+  if (known) return known
   const key = JSON.stringify([config.stopWords, config.separatorTokens, config.nonSeparatorTokens, config.dictionary])
   let tokenizer = tokenizers.get(key)
   if (!tokenizer) {
@@ -45,14 +51,19 @@ export function tokenizerFor(config: Pick<ExtractionConfig, 'stopWords' | 'separ
     tokenizer = new Tokenizer(tokenizerConfig(config))
     tokenizers.set(key, tokenizer)
   }
+  bySettings.set(config, tokenizer)
   return tokenizer
+}
+
+/** Whether an attribute list entry (`*`, a name, or a parent of nested fields) covers a dotted field name. */
+export function coversField(entry: string, field: string): boolean {
+  return entry === '*' || entry === field || (field.startsWith(entry) && field.charCodeAt(entry.length) === 46)
 }
 
 /** Whether a dotted field name is searchable under `searchableAttributes`. */
 export function isSearchable(searchable: readonly string[], field: string): boolean {
   if (field === '_vectors' || field.startsWith('_vectors.')) return false
-  for (const s of searchable) if (s === '*' || s === field || (field.startsWith(s) && field.charCodeAt(s.length) === 46)) return true
-  return false
+  return searchable.some((s) => coversField(s, field))
 }
 
 /** The leaf values of a document by dotted field name, in document order. */

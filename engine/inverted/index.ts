@@ -22,7 +22,7 @@ import { Dictionary } from './dictionary.js'
 import type { ExtractedChunk } from './extract.js'
 
 export { Dictionary, type FuzzyMatch } from './dictionary.js'
-export { extractWords, extractionConfig, flattenLeaves, isSearchable, tokenizerFor, type ExtractedChunk, type ExtractionConfig } from './extract.js'
+export { coversField, extractWords, extractionConfig, flattenLeaves, isSearchable, tokenizerFor, type ExtractedChunk, type ExtractionConfig } from './extract.js'
 
 const { RoaringBitmap32 } = roaring
 export type Bitmap = InstanceType<typeof RoaringBitmap32>
@@ -91,11 +91,6 @@ export class InvertedIndex {
   docids(word: string): Bitmap | undefined {
     const id = this.wordIds.get(word)
     return id === undefined ? undefined : this.postings[id]
-  }
-
-  /** Number of documents containing `word`. */
-  frequency(word: string): number {
-    return this.docids(word)?.size ?? 0
   }
 
   static async load(store: Store, indexId: number): Promise<InvertedIndex> {

@@ -10,7 +10,7 @@
  */
 import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import type { MatchingStrategy } from './query.js'
-import { evaluate, globalScore, type Evaluation, type Matcher, type RankingContext } from './ranking.js'
+import { evaluate, type Evaluation, type Matcher, type RankingContext } from './ranking.js'
 import type { Term } from './terms.js'
 
 export interface RankedHit {
@@ -163,4 +163,3 @@ function compareCosts(a: Evaluation, b: Evaluation): number {
   return a.docid - b.docid
 }
 
-export { globalScore }

@@ -7,7 +7,7 @@ import { TesseraError } from '../errors/index.js'
 import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import type { Settings } from '../settings/index.js'
 import { localesForField, type Tokenizer } from '../tokenizer/index.js'
-import { tokenizerFor } from '../inverted/extract.js'
+import { coversField, tokenizerFor } from '../inverted/extract.js'
 import { bucketSort, type RankedHit } from './bucket-sort.js'
 import { formatHit, hitObject, searchResponse, type AnalyzedText, type TextMatch, type TextToken } from './format.js'
 import { hitsInfo, searchWindow } from './pagination.js'
@@ -52,9 +52,8 @@ function checkSearchOn(source: SearchSource, names: readonly string[] | null): v
   const all = searchable.includes('*')
   const displayed = source.settings.displayedAttributes
   const shown = (f: string) => displayed.includes('*') || displayed.includes(f)
-  const isSearchable = (name: string) => all ? true : searchable.some((s) => s === name || name.startsWith(`${s}.`))
   for (const name of names) {
-    if (name === '*' || isSearchable(name)) continue
+    if (name === '*' || all || searchable.some((s) => coversField(s, name))) continue
     const fields = all ? [...new Set([...source.fieldNames(), ...source.inverted.fields])] : searchable
     const valid = fields.filter(shown).sort()
     const hidden = fields.some((f) => !shown(f))

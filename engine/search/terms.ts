@@ -12,7 +12,7 @@
  * A term's documents are the union of its derivations' documents (phrases verified on positions).
  */
 import type { Settings } from '../settings/index.js'
-import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/index.js'
+import { RoaringBitmap32, coversField, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import { normalize, type Tokenizer } from '../tokenizer/index.js'
 import { parseQueryText, type ParsedQueryText, type QueryTerm, type QueryToken } from './query.js'
 
@@ -190,6 +190,8 @@ interface Builder {
   phrases: PhraseDerivation[]
   bitmaps: Bitmap[]
   matchWords: Map<string, { prefix: boolean; charCount: number }>
+  /** `proximityPrecision: byAttribute`: a phrase's words only need to share a field. */
+  byAttribute: boolean
 }
 
 function addWord(b: Builder, index: InvertedIndex, word: string, d: Omit<WordDerivation, 'wordId'>): void {
@@ -203,8 +205,6 @@ function addWord(b: Builder, index: InvertedIndex, word: string, d: Omit<WordDer
   b.bitmaps.push(posting)
 }
 
-let phraseByAttribute = false
-
 function addPhrase(b: Builder, index: InvertedIndex, words: readonly (string | null)[], typo: number, exact: boolean): void {
   const ids: (number | null)[] = []
   for (const w of words) {
@@ -213,7 +213,7 @@ function addPhrase(b: Builder, index: InvertedIndex, words: readonly (string | n
     if (id === undefined || !index.postings[id]) return
     ids.push(id)
   }
-  const docids = phraseDocids(index, ids, phraseByAttribute)
+  const docids = phraseDocids(index, ids, b.byAttribute)
   if (docids.isEmpty) return
   b.phrases.push({ words: ids, typo, exact, docids })
   b.bitmaps.push(docids)
@@ -324,7 +324,7 @@ function fieldWeights(index: InvertedIndex, settings: Settings): { weights: Int3
   let maxWeight = 0
   if (searchable.includes('*')) return { weights, maxWeight }
   index.fields.forEach((field, fid) => {
-    const w = searchable.findIndex((s) => s === field || (field.startsWith(s) && field.charCodeAt(s.length) === 46))
+    const w = searchable.findIndex((s) => coversField(s, field))
     weights[fid] = w < 0 ? searchable.length : w
     if (w >= 0 && w > maxWeight) maxWeight = w
   })
@@ -334,7 +334,7 @@ function fieldWeights(index: InvertedIndex, settings: Settings): { weights: Int3
 function fieldsMatching(index: InvertedIndex, names: readonly string[]): Uint8Array {
   const out = new Uint8Array(index.fields.length)
   index.fields.forEach((field, fid) => {
-    if (names.some((s) => s === '*' || s === field || (field.startsWith(s) && field.charCodeAt(s.length) === 46))) out[fid] = 1
+    if (names.some((s) => coversField(s, field))) out[fid] = 1
   })
   return out
 }
@@ -342,11 +342,11 @@ function fieldsMatching(index: InvertedIndex, names: readonly string[]): Uint8Ar
 /** Derivations for every term of the query text. */
 export function planQuery(index: InvertedIndex, settings: Settings, tokenizer: Tokenizer, text: string, options: PlanOptions): QueryPlan {
   const parsed = parseQueryText(text, (t) => queryTokens(tokenizer, t, options.locales))
-  phraseByAttribute = settings.proximityPrecision === 'byAttribute'
   const prefixSearch = settings.prefixSearch !== 'disabled'
   const synonyms = synonymTable(settings, tokenizer)
   const located: QueryTerm[] = parsed.located
-  const builders: Builder[] = located.map(() => ({ words: new Map(), phrases: [], bitmaps: [], matchWords: new Map() }))
+  const byAttribute = settings.proximityPrecision === 'byAttribute'
+  const builders: Builder[] = located.map(() => ({ words: new Map(), phrases: [], bitmaps: [], matchWords: new Map(), byAttribute }))
   const terms: Term[] = []
   located.forEach((lt, i) => {
     const b = builders[i]!

@@ -95,3 +95,32 @@ export async function waitTask(url: string, uid: number, timeoutMs = 20_000): Pr
   }
   throw new Error(`task ${uid} did not finish in ${timeoutMs} ms`)
 }
+
+/** `PATCH /indexes/{uid}/settings` (when `settings` has fields); resolves with the task uid, or null. */
+async function patchSettingsTask(url: string, uid: string, settings: Record<string, unknown>): Promise<number | null> {
+  if (Object.keys(settings).length === 0) return null
+  const r = await call(`${url}/indexes/${uid}/settings`, { method: 'PATCH', json: settings })
+  if (r.status !== 202) throw new Error(`settings: ${r.status} ${r.text}`)
+  return r.body.taskUid
+}
+
+async function expectSucceeded(url: string, uids: (number | null)[]): Promise<void> {
+  for (const uid of uids) {
+    if (uid === null) continue
+    const task = await waitTask(url, uid)
+    if (task.status !== 'succeeded') throw new Error(`task ${uid} ${task.status}: ${JSON.stringify(task.error)}`)
+  }
+}
+
+/** Update an index's settings and wait until the task succeeded. */
+export async function updateSettings(url: string, uid: string, settings: Record<string, unknown>): Promise<void> {
+  await expectSucceeded(url, [await patchSettingsTask(url, uid, settings)])
+}
+
+/** Create an index with these settings (may be empty) and documents (primary key `id`); waits until both succeeded. */
+export async function seedIndex(url: string, uid: string, settings: Record<string, unknown>, docs: unknown[]): Promise<void> {
+  const settingsTask = await patchSettingsTask(url, uid, settings)
+  const r = await call(`${url}/indexes/${uid}/documents?primaryKey=id`, { method: 'POST', json: docs })
+  if (r.status !== 202) throw new Error(`documents: ${r.status} ${r.text}`)
+  await expectSucceeded(url, [settingsTask, r.body.taskUid])
+}

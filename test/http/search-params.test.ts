@@ -6,7 +6,7 @@
  * same type (marked "by analogy").
  */
 import t from 'tap'
-import { call, serverFor, waitTask } from '../helpers/server.js'
+import { call, seedIndex, serverFor, updateSettings } from '../helpers/server.js'
 
 type Doc = Record<string, unknown>
 const link = (code: string) => `https://docs.meilisearch.com/errors#${code}`
@@ -38,26 +38,8 @@ t.test('search parameters and responses', async (t) => {
   const post = (uid: string, json: unknown) => call(`${url}/indexes/${uid}/search`, { method: 'POST', json })
   const get = (uid: string, query: string) => call(`${url}/indexes/${uid}/search${query}`)
 
-  async function index(uid: string, settings: Record<string, unknown>, docs: Doc[]): Promise<void> {
-    const tasks: number[] = []
-    if (Object.keys(settings).length > 0) {
-      const r = await call(`${url}/indexes/${uid}/settings`, { method: 'PATCH', json: settings })
-      if (r.status !== 202) throw new Error(`settings: ${r.status} ${r.text}`)
-      tasks.push(r.body.taskUid)
-    }
-    const r = await call(`${url}/indexes/${uid}/documents?primaryKey=id`, { method: 'POST', json: docs })
-    if (r.status !== 202) throw new Error(`documents: ${r.status} ${r.text}`)
-    tasks.push(r.body.taskUid)
-    for (const uidTask of tasks) {
-      const task = await waitTask(url, uidTask)
-      if (task.status !== 'succeeded') throw new Error(`task ${uidTask} ${task.status}: ${JSON.stringify(task.error)}`)
-    }
-  }
-  async function settings(uid: string, body: Record<string, unknown>): Promise<void> {
-    const r = await call(`${url}/indexes/${uid}/settings`, { method: 'PATCH', json: body })
-    const task = await waitTask(url, r.body.taskUid)
-    if (task.status !== 'succeeded') throw new Error(`settings task ${task.status}: ${JSON.stringify(task.error)}`)
-  }
+  const index = (uid: string, settings: Record<string, unknown>, docs: Doc[]) => seedIndex(url, uid, settings, docs)
+  const settings = (uid: string, body: Record<string, unknown>) => updateSettings(url, uid, body)
   async function ok(uid: string, body: unknown): Promise<any> {
     const r = await post(uid, body)
     if (r.status !== 200) throw new Error(`search ${JSON.stringify(body)}: ${r.status} ${r.text}`)

@@ -13,7 +13,7 @@
  * One server, one index per case (settings first, then documents, as the milli tests do).
  */
 import t from 'tap'
-import { call, serverFor, waitTask } from '../helpers/server.js'
+import { call, seedIndex, serverFor, updateSettings } from '../helpers/server.js'
 
 type Doc = Record<string, unknown>
 
@@ -24,28 +24,11 @@ t.test('search relevancy (ported from Meilisearch)', async (t) => {
   /** A fresh index with these settings (may be empty) and documents; resolves when both tasks succeeded. */
   async function index(settings: Record<string, unknown>, docs: Doc[]): Promise<string> {
     const uid = `rel${counter++}`
-    const tasks: number[] = []
-    if (Object.keys(settings).length > 0) {
-      const r = await call(`${url}/indexes/${uid}/settings`, { method: 'PATCH', json: settings })
-      if (r.status !== 202) throw new Error(`settings: ${r.status} ${r.text}`)
-      tasks.push(r.body.taskUid)
-    }
-    const r = await call(`${url}/indexes/${uid}/documents?primaryKey=id`, { method: 'POST', json: docs })
-    if (r.status !== 202) throw new Error(`documents: ${r.status} ${r.text}`)
-    tasks.push(r.body.taskUid)
-    for (const uidTask of tasks) {
-      const task = await waitTask(url, uidTask)
-      if (task.status !== 'succeeded') throw new Error(`task ${uidTask} ${task.status}: ${JSON.stringify(task.error)}`)
-    }
+    await seedIndex(url, uid, settings, docs)
     return uid
   }
 
-  async function settings(uid: string, body: Record<string, unknown>): Promise<void> {
-    const r = await call(`${url}/indexes/${uid}/settings`, { method: 'PATCH', json: body })
-    if (r.status !== 202) throw new Error(`settings: ${r.status} ${r.text}`)
-    const task = await waitTask(url, r.body.taskUid)
-    if (task.status !== 'succeeded') throw new Error(`settings task ${task.status}: ${JSON.stringify(task.error)}`)
-  }
+  const settings = (uid: string, body: Record<string, unknown>) => updateSettings(url, uid, body)
 
   async function search(uid: string, body: Record<string, unknown>): Promise<any> {
     const r = await call(`${url}/indexes/${uid}/search`, { method: 'POST', json: body })
