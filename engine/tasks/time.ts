@@ -46,6 +46,7 @@ export function parseDateParam(text: string, roundUpDateOnly: boolean): Micros |
   if (!m) return undefined
   const base = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}${m[6] === 'z' ? 'Z' : m[6]}`)
   if (Number.isNaN(base)) return undefined
-  const frac = m[5] ? Math.floor(Number('0' + m[5]) * 1_000_000) : 0
+  // Digits, not a float product: 0.031323 × 1e6 is 31322.999… and would floor a microsecond short.
+  const frac = m[5] ? Number((m[5].slice(1) + '000000').slice(0, 6)) : 0
   return base * 1000 + frac
 }

@@ -36,4 +36,12 @@ t.test('date parameters', async (t) => {
   t.equal(parseDateParam('1997-11-12T09:55:06-06:20', false), Date.parse('1997-11-12T09:55:06-06:20') * 1000)
   t.equal(parseDateParam('2021-12-03T23:45:23.2000003Z', false), Date.UTC(2021, 11, 3, 23, 45, 23) * 1000 + 200_000)
   for (const bad of ['2021', '2021-12', '2021-12-03T23', '2021-12-03T23:45', 'doggo', '']) t.equal(parseDateParam(bad, false), undefined, bad)
+  // A printed date reads back as the same microsecond (a float product of the fraction once lost one: 0.031323).
+  t.equal(parseDateParam('2026-11-22T07:48:41.031323Z', false), Date.UTC(2026, 10, 22, 7, 48, 41) * 1000 + 31323)
+  let mismatches = 0
+  for (let i = 0; i < 20000; i++) {
+    const us = 1_795_000_000_000_000 + i * 7_919 + (i % 1_000_000)
+    if (parseDateParam(formatMicros(us), false) !== us) mismatches++
+  }
+  t.equal(mismatches, 0, 'formatMicros → parseDateParam round-trips')
 })
