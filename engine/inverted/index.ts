@@ -19,9 +19,11 @@
 import roaring from 'roaring'
 import { keys, type Store, type WriteOp } from '../storage/index.js'
 import { Dictionary } from './dictionary.js'
+import { ForwardRecords } from './forward.js'
 import type { ExtractedChunk } from './extract.js'
 
 export { Dictionary, type FuzzyMatch } from './dictionary.js'
+export { ForwardRecords } from './forward.js'
 export { coversField, extractWords, extractionConfig, flattenLeaves, isSearchable, tokenizerFor, type ExtractedChunk, type ExtractionConfig } from './extract.js'
 
 const { RoaringBitmap32 } = roaring
@@ -65,8 +67,8 @@ export class InvertedIndex {
   readonly wordIds = new Map<string, number>()
   /** word id → documents (undefined: the word is in no live document). */
   postings: (Bitmap | undefined)[] = []
-  /** docid → forward record. */
-  forward: (Uint32Array | undefined)[] = []
+  /** docid → forward record (one arena). */
+  readonly forward = new ForwardRecords()
   readonly fields: string[] = []
   readonly fieldIds = new Map<string, number>()
   dictionary = new Dictionary()
@@ -112,7 +114,7 @@ export class InvertedIndex {
       index.postings[id] = RoaringBitmap32.deserialize(value.subarray(2 + len), 'portable')
       loaded.push(word)
     }
-    for await (const [key, value] of store.scan('positions', range)) index.forward[keys.readU32(key, 4)] = decodeForward(value)
+    for await (const [key, value] of store.scan('positions', range)) index.forward.set(keys.readU32(key, 4), decodeForward(value))
     index.dictionary = new Dictionary(loaded)
     return index
   }
@@ -207,16 +209,14 @@ export class InvertedDraft {
     const ops: WriteOp[] = []
     if (!this.full) {
       for (const [docid, record] of this.docs) {
-        const old = base.forward[docid]
+        const old = base.forward.get(docid)
         if (old) collect(removes, docid, old, stamp++)
         if (record) collect(adds, docid, record, stamp++)
       }
     } else {
       for (const [docid, record] of this.docs) if (record) collect(adds, docid, record, stamp++)
       for (let w = 0; w < base.postings.length; w++) if (base.postings[w] && !adds.has(w)) removes.set(w, [])
-      for (let docid = 0; docid < base.forward.length; docid++) {
-        if (base.forward[docid] && !this.docs.has(docid)) { this.docs.set(docid, null) }
-      }
+      for (const docid of base.forward.docids()) if (!this.docs.has(docid)) this.docs.set(docid, null)
     }
     const touched = new Set<number>([...adds.keys(), ...removes.keys()])
     const next = new Map<number, Bitmap | undefined>()
@@ -260,7 +260,8 @@ export class InvertedDraft {
       }
       base.nextWordId = this.nextWordId
       for (const [w, bitmap] of next) base.postings[w] = bitmap
-      for (const [docid, record] of this.docs) base.forward[docid] = record ?? undefined
+      for (const [docid, record] of this.docs) base.forward.set(docid, record)
+      base.forward.maybeCompact()
       base.dictionary.add(this.newWords.filter((word) => base.postings[this.newWordIds.get(word)!] !== undefined))
     }
     return { ops, apply }

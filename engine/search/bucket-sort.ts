@@ -3,14 +3,15 @@
  * 1. the words rule splits the candidates into buckets with bitmaps: the documents matching all kept terms, then
  *    those matching one group fewer (by the matching strategy's removal order), ...;
  * 2. each bucket that reaches the requested window is matched document by document and ordered by the other
- *    rules' costs (a lexicographic sort is the bucket sort of those rules).
+ *    rules' costs (a lexicographic order is the bucket sort of those rules). Only the documents the window needs
+ *    are ordered: a bounded heap keeps the best `offset + limit − ranked so far` of a bucket.
  * Buckets that end before `offset` are counted without being ranked; ranking stops once `offset + limit` hits
- * are ranked. The deadline (`searchCutoffMs`) is checked between buckets and while matching: what is left is
- * appended in internal id order, marked `skipped`.
+ * are ranked. The deadline (`searchCutoffMs`) is checked between buckets and while matching: what is left of a
+ * bucket then follows its ranked documents in internal id order, without a score.
  */
 import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import type { MatchingStrategy } from './query.js'
-import { evaluate, type Evaluation, type Matcher, type RankingContext } from './ranking.js'
+import { COMPONENTS, costsOf, evaluationOf, ruleCodes, scoreOf, type Evaluation, type Matcher, type RankingContext } from './ranking.js'
 import type { Term } from './terms.js'
 
 export interface RankedHit {
@@ -76,43 +77,64 @@ export interface BucketSortInput {
   now: () => number
 }
 
+/** Reusable buffers of the per-document costs (searches are synchronous). */
+const scratch = { costs: new Int32Array(1024), docids: new Uint32Array(256), kept: new Uint8Array(256) }
+
+function reserve(n: number, rules: number): void {
+  if (scratch.docids.length < n) {
+    let size = scratch.docids.length
+    while (size < n) size *= 2
+    scratch.docids = new Uint32Array(size)
+    scratch.kept = new Uint8Array(size)
+  }
+  if (scratch.costs.length < n * rules) {
+    let size = scratch.costs.length
+    while (size < n * rules) size *= 2
+    scratch.costs = new Int32Array(size)
+  }
+}
+
 export function bucketSort(input: BucketSortInput): BucketSortResult {
   const { ctx, matcher, terms, offset, limit, threshold } = input
   const sets = keptTermSets(terms, input.strategy)
   const wordsIndex = ctx.rules.indexOf('words')
   const totalWords = terms.reduce((n, t) => n + t.wordCount, 0)
-  const wordsOf = (set: readonly Term[]) => set.reduce((n, t) => n + t.wordCount, 0)
+  const skippedOf = sets.map((set) => totalWords - set.reduce((n, t) => n + t.wordCount, 0))
   const want = offset + limit
+  const R = ctx.rules.length
+  const codes = ruleCodes(ctx.rules)
 
   // Buckets of the words rule (or one bucket when it does not rank).
-  const buckets: { docs: Bitmap; kept: Term[] }[] = []
+  const buckets: { docs: Bitmap; level: number }[] = []
   let seen: Bitmap = new RoaringBitmap32()
   const levels = wordsIndex === -1 ? [sets[0]!] : sets
   const smallest = levels[levels.length - 1]!
   let candidates = intersect(smallest, input.universe)
-  for (const kept of levels) {
-    const docs = RoaringBitmap32.andNot(intersect(kept, candidates), seen)
-    if (!docs.isEmpty) buckets.push({ docs, kept })
-    seen = RoaringBitmap32.or(seen, docs)
+  for (let level = 0; level < levels.length; level++) {
+    const docs = level === levels.length - 1 ? RoaringBitmap32.andNot(candidates, seen) : RoaringBitmap32.andNot(intersect(levels[level]!, candidates), seen)
+    if (!docs.isEmpty) buckets.push({ docs, level })
+    if (level < levels.length - 1) seen = RoaringBitmap32.or(seen, docs)
   }
 
   if (input.verify) {
     // Re-bucket by what each document matches in the searched fields.
-    const verified: { docs: number[]; kept: Term[] }[] = levels.map((kept) => ({ docs: [], kept }))
+    const verified: number[][] = levels.map(() => [])
     for (const docid of candidates) {
-      const m = matcher.match(docid)
-      const level = levels.findIndex((kept) => kept.every((t) => m.occurrences[t.index]!.length > 0))
-      if (level >= 0) verified[level]!.docs.push(docid)
+      matcher.load(docid)
+      const level = levels.findIndex((kept) => matcher.hasAll(kept))
+      if (level >= 0) verified[level]!.push(docid)
     }
     buckets.length = 0
-    for (const v of verified) if (v.docs.length > 0) buckets.push({ docs: RoaringBitmap32.from(v.docs), kept: v.kept })
+    verified.forEach((docs, level) => { if (docs.length > 0) buckets.push({ docs: RoaringBitmap32.from(docs), level }) })
     candidates = RoaringBitmap32.orMany(buckets.map((b) => b.docs))
   }
 
   let total = candidates.size
-  // The words rule first: rank bucket by bucket. Otherwise every candidate is ranked at once.
-  const groups = wordsIndex <= 0 ? buckets : [{ docs: candidates, kept: sets[0]! }]
+  // The words rule first: rank bucket by bucket. Otherwise every candidate is ranked at once, each document
+  // with the largest kept set it matches.
+  const groups = wordsIndex <= 0 ? buckets : [{ docs: candidates, level: -1 }]
   const hits: RankedHit[] = []
+  const components = new Int32Array(COMPONENTS)
   let passed = 0
   let degraded = false
   for (const bucket of groups) {
@@ -121,45 +143,107 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
       passed += size
       continue
     }
-    if (degraded || input.now() > input.deadline) {
-      degraded = true
-      for (const docid of bucket.docs) hits.push({ docid, evaluation: null })
-      passed += size
-      if (passed >= want && threshold === null) break
-      continue
-    }
-    const evaluations: Evaluation[] = []
-    let i = 0
-    for (const docid of bucket.docs) {
-      if ((++i & 255) === 0 && input.now() > input.deadline) { degraded = true }
-      if (degraded) { hits.push({ docid, evaluation: null }); continue }
-      const m = matcher.match(docid)
-      let kept = bucket.kept
-      if (wordsIndex > 0) kept = sets.find((set) => set.every((t) => m.occurrences[t.index]!.length > 0)) ?? sets[sets.length - 1]!
-      evaluations.push(evaluate(ctx, m, kept, totalWords - wordsOf(kept)))
-    }
-    evaluations.sort(compareCosts)
+    const docs = bucket.docs.toUint32Array()
+    // Measure every document of the bucket (until the deadline).
+    reserve(docs.length, R)
+    const { costs, docids, kept } = scratch
+    let n = 0
     let below = 0
-    for (const e of evaluations) {
-      if (threshold !== null && e.score < threshold) { below++; continue }
-      hits.push({ docid: e.docid, evaluation: e })
+    let i = 0
+    if (!degraded && input.now() > input.deadline) degraded = true
+    for (; i < docs.length && !degraded; i++) {
+      if ((i & 255) === 255 && input.now() > input.deadline) { degraded = true; break }
+      const docid = docs[i]!
+      matcher.load(docid)
+      let level = bucket.level
+      if (level < 0) {
+        level = sets.findIndex((set) => matcher.hasAll(set))
+        if (level < 0) level = sets.length - 1
+      }
+      matcher.measure(sets[level]!, skippedOf[level]!, components)
+      if (threshold !== null) {
+        if (scoreOf(ctx, components) < threshold) { below++; continue }
+      }
+      costsOf(codes, components, costs, n * R)
+      docids[n] = docid
+      kept[n] = level
+      n++
     }
     total -= below
-    passed += size - below
+    // The window's part of this bucket: local ranks [from, to).
+    const from = Math.max(0, offset - passed)
+    const to = Math.max(from, want - passed)
+    const order = selectBest(n, Math.min(n, to), R)
+    for (let k = from; k < order.length; k++) {
+      const j = order[k]!
+      matcher.load(docids[j]!)
+      matcher.measure(sets[kept[j]!]!, skippedOf[kept[j]!]!, components)
+      hits.push({ docid: docids[j]!, evaluation: evaluationOf(ctx, components) })
+    }
+    // Unmeasured documents (the deadline passed) follow in internal id order.
+    const ranked = n + below
+    const rest = docs.length - ranked
+    if (rest > 0) {
+      const start = Math.max(0, from - n)
+      const end = Math.min(rest, to - n)
+      for (let k = start; k < end; k++) hits.push({ docid: docs[ranked + k]!, evaluation: null })
+    }
+    passed += docs.length - below
     if (passed >= want && threshold === null) break
   }
-  // Hits before the offset are dropped by the caller (slice): keep them aligned to `passed`.
-  const skippedBefore = passed - hits.length
-  const start = Math.max(0, offset - skippedBefore)
-  return { hits: hits.slice(start, start + limit), candidates: total, degraded }
+  return { hits: hits.slice(0, limit), candidates: total, degraded }
 }
 
-function compareCosts(a: Evaluation, b: Evaluation): number {
-  const n = a.costs.length
-  for (let i = 0; i < n; i++) {
-    const d = a.costs[i]! - b.costs[i]!
-    if (d !== 0) return d
+/**
+ * The `k` best of the `n` measured documents (by their rows of costs, then internal id), best first: a bounded
+ * max-heap over the rows when `k` is small against `n`, a sort otherwise.
+ */
+function selectBest(n: number, k: number, R: number): number[] {
+  const { costs, docids } = scratch
+  const compare = (a: number, b: number): number => {
+    const ra = a * R
+    const rb = b * R
+    for (let r = 0; r < R; r++) {
+      const d = costs[ra + r]! - costs[rb + r]!
+      if (d !== 0) return d
+    }
+    return docids[a]! - docids[b]!
   }
-  return a.docid - b.docid
+  if (k <= 0) return []
+  if (k * 4 >= n) {
+    const all = Array.from({ length: n }, (_, i) => i)
+    all.sort(compare)
+    return all.slice(0, k)
+  }
+  // heap[0] is the worst of the best k so far.
+  const heap: number[] = []
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1
+      const r = l + 1
+      let worst = i
+      if (l < heap.length && compare(heap[l]!, heap[worst]!) > 0) worst = l
+      if (r < heap.length && compare(heap[r]!, heap[worst]!) > 0) worst = r
+      if (worst === i) return
+      const t = heap[i]!; heap[i] = heap[worst]!; heap[worst] = t
+      i = worst
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    if (heap.length < k) {
+      heap.push(i)
+      // Sift up.
+      let c = heap.length - 1
+      while (c > 0) {
+        const p = (c - 1) >> 1
+        if (compare(heap[c]!, heap[p]!) <= 0) break
+        const t = heap[c]!; heap[c] = heap[p]!; heap[p] = t
+        c = p
+      }
+    } else if (compare(i, heap[0]!) < 0) {
+      heap[0] = i
+      down(0)
+    }
+  }
+  return heap.sort(compare)
 }
-

@@ -17,9 +17,15 @@
  * Each rule's rank is `max + 1 − cost` of `max + 1` (milli's `Rank`); the global score merges the ranks as a mixed
  * radix. The rule list is the index's `rankingRules`; `sort` and `attr:asc|desc` rules belong to sorting and do not
  * rank keyword relevancy here.
+ *
+ * Speed: ranking a bucket of tens of thousands of documents must take a few milliseconds, so the per-document work
+ * allocates nothing. The `Matcher` scans a document's forward record into reusable typed arrays (its occurrences of
+ * the query's derivations), `measure` writes the rules' cost components into a reusable `Int32Array`, and the
+ * score details (objects) are only built, from those components, for the hits returned.
  */
 import type { MatchingStrategy } from './query.js'
-import { phraseAt, type QueryPlan, type Term } from './terms.js'
+import type { ForwardRecords } from '../inverted/forward.js'
+import { phraseAt, phraseConditions, type PhraseCondition, type QueryPlan, type Term } from './terms.js'
 
 export interface Rank {
   rank: number
@@ -63,85 +69,388 @@ export function rankingRulesFor(settingsRules: readonly string[], strategy: Matc
 
 // ---- per-document matches ------------------------------------------------------------------------------------------
 
-/** Where a derivation of a term was found in a document. */
-interface Occurrence {
-  /** fid << 16 | position */
-  at: number
-  typo: number
-  exact: boolean
-  /** Query terms covered (ngrams > 1). */
-  span: number
-  /**
-   * Phrases: 1 for the positions of its first word, 2 for those of its last word (proximity pairs a phrase on the
-   * left by its last word and on the right by its first, wherever they are, as milli does). 0 for words.
-   */
-  role?: 1 | 2
-}
-
-/** A document's matches of every term. */
-export interface DocMatch {
-  docid: number
-  /** Per term: the occurrences of its derivations (empty: not found). */
-  occurrences: Occurrence[][]
-  /** Per field id: the number of indexed words (for exact attribute matches). */
-  fieldWords: Map<number, number>
-}
-
-interface Entry { term: number; typo: number; exact: boolean; span: number }
+const EXACT = 1
+const ROLE_FIRST = 2
+const ROLE_LAST = 4
 
 /**
- * Finds every term's occurrences in documents. The derivation words of the query are marked in a lookup table
- * indexed by word id (a per-index scratch array, cleared after use).
+ * Word id → the query's entries for that word, for the current query only: `stamp[word] === generation` marks a
+ * word of the query, `slot[word]` its first entry. Shared by all matchers (searches are synchronous: a matcher is
+ * used to its end before the next one is made), so no per-query array of the vocabulary's size is allocated.
+ */
+const lookup = { stamp: new Uint32Array(1024), slot: new Int32Array(1024), generation: 0 }
+
+function growLookup(size: number): void {
+  if (size <= lookup.stamp.length) return
+  let n = lookup.stamp.length
+  while (n < size) n *= 2
+  const stamp = new Uint32Array(n)
+  stamp.set(lookup.stamp)
+  const slot = new Int32Array(n)
+  slot.set(lookup.slot)
+  lookup.stamp = stamp
+  lookup.slot = slot
+}
+
+interface PhraseEntry { term: number; words: (number | null)[]; conditions: PhraseCondition[]; first: number; last: number; typo: number; exact: boolean }
+
+/** The constants of one set of kept terms (the words rule's bucket). */
+interface KeptInfo {
+  /** Per term index: 1 when kept. */
+  mask: Uint8Array
+  /** The kept terms' indexes, in query order. */
+  keptIndex: Int32Array
+  /** Per term index: its query position and word count. */
+  keptPosition: Int32Array
+  keptWords: Int32Array
+  /** Adjacent pairs of kept terms (query order): left term, right term, left word count (the proximity maximum is 3 per pair: `pairs.length`). */
+  pairs: number[]
+  typoMax: number
+  fidMax: number
+  posMax: number
+  wordsMax: number
+  /** Whether the kept terms can make an exact attribute (the query's own words from the first term, no gap). */
+  exactEligible: boolean
+}
+
+/**
+ * Finds every term's occurrences in one document at a time. After `load(docid)`, occurrence `i < n` is
+ * `term[i]`, `at[i]` (fid << 16 | position), `typo[i]`, `span[i]` (query terms covered: ngrams > 1) and `flags[i]`
+ * (EXACT: the term's own word; ROLE_FIRST / ROLE_LAST: a phrase's first / last word — proximity pairs a phrase on
+ * the left by its last word and on the right by its first, wherever they are, as milli does); `count[t]` is the
+ * number of occurrences of term `t`.
  */
 export class Matcher {
-  private readonly entries = new Map<number, Entry[]>()
-  private readonly phraseTerms: { term: number; words: (number | null)[]; typo: number; exact: boolean }[] = []
+  private readonly generation: number
+  /** Entries by slot: `entStart[slot]` … `entStart[slot + 1]`. */
+  private readonly entStart: Int32Array
+  private readonly entTerm: Int32Array
+  private readonly entTypo: Int32Array
+  private readonly entSpan: Int32Array
+  private readonly entExact: Uint8Array
+  private readonly phrases: PhraseEntry[] = []
+  private readonly keptInfo = new Map<readonly Term[], KeptInfo>()
 
-  constructor(private readonly plan: QueryPlan, private readonly forward: (Uint32Array | undefined)[], private readonly byAttribute = false) {
+  docid = -1
+  n = 0
+  term = new Int32Array(64)
+  at = new Uint32Array(64)
+  typo = new Int32Array(64)
+  span = new Int32Array(64)
+  flags = new Uint8Array(64)
+  readonly count: Int32Array
+  /** The loaded record: `forward.data[from .. to)`. */
+  private from = 0
+  private to = 0
+  /** Per term, set by `measure`: the cheapest typo among the occurrences, the best field weight and position cost, whether its own word is found. */
+  private readonly minTypo: Int32Array
+  private readonly minWeight: Int32Array
+  private readonly minPos: Int32Array
+  private readonly exactFound: Uint8Array
+
+  constructor(private readonly plan: QueryPlan, private readonly forward: ForwardRecords, private readonly byAttribute = false) {
+    const generation = lookup.generation = (lookup.generation + 1) >>> 0
+    if (generation === 0) { lookup.stamp.fill(0); lookup.generation = 1 }
+    this.generation = lookup.generation
+    // Entries grouped by word id.
+    const byWord = new Map<number, { term: number; typo: number; exact: boolean; span: number }[]>()
+    let maxWord = 0
     for (const t of plan.terms) {
       for (const d of t.words) {
-        let list = this.entries.get(d.wordId)
-        if (!list) this.entries.set(d.wordId, (list = []))
+        let list = byWord.get(d.wordId)
+        if (!list) byWord.set(d.wordId, (list = []))
         list.push({ term: t.index, typo: d.typo, exact: d.exact, span: d.span })
+        if (d.wordId > maxWord) maxWord = d.wordId
       }
-      for (const p of t.phrases) this.phraseTerms.push({ term: t.index, words: p.words, typo: p.typo, exact: p.exact })
+      for (const p of t.phrases) {
+        const first = p.words.find((w) => w !== null) ?? -1
+        const last = p.words.findLast((w) => w !== null) ?? -1
+        this.phrases.push({ term: t.index, words: p.words, conditions: phraseConditions(p.words), first, last, typo: p.typo, exact: p.exact })
+      }
+    }
+    growLookup(maxWord + 1)
+    let total = 0
+    for (const list of byWord.values()) total += list.length
+    this.entStart = new Int32Array(byWord.size + 1)
+    this.entTerm = new Int32Array(total)
+    this.entTypo = new Int32Array(total)
+    this.entSpan = new Int32Array(total)
+    this.entExact = new Uint8Array(total)
+    let slot = 0
+    let k = 0
+    for (const [word, list] of byWord) {
+      lookup.stamp[word] = this.generation
+      lookup.slot[word] = slot
+      this.entStart[slot] = k
+      for (const e of list) {
+        this.entTerm[k] = e.term
+        this.entTypo[k] = e.typo
+        this.entSpan[k] = e.span
+        this.entExact[k] = e.exact ? 1 : 0
+        k++
+      }
+      slot++
+    }
+    this.entStart[slot] = k
+    this.count = new Int32Array(plan.terms.length)
+    this.minTypo = new Int32Array(plan.terms.length)
+    this.minWeight = new Int32Array(plan.terms.length)
+    this.minPos = new Int32Array(plan.terms.length)
+    this.exactFound = new Uint8Array(plan.terms.length)
+  }
+
+  /** Double the occurrence arrays. */
+  private grow(): void {
+    const size = this.term.length * 2
+    const grow = <T extends Int32Array | Uint32Array | Uint8Array>(a: T, make: (n: number) => T): T => { const b = make(size); b.set(a); return b }
+    this.term = grow(this.term, (n) => new Int32Array(n))
+    this.at = grow(this.at, (n) => new Uint32Array(n))
+    this.typo = grow(this.typo, (n) => new Int32Array(n))
+    this.span = grow(this.span, (n) => new Int32Array(n))
+    this.flags = grow(this.flags, (n) => new Uint8Array(n))
+  }
+
+  private push(term: number, at: number, typo: number, span: number, flags: number): void {
+    if (this.n === this.term.length) this.grow()
+    const i = this.n++
+    this.term[i] = term
+    this.at[i] = at
+    this.typo[i] = typo
+    this.span[i] = span
+    this.flags[i] = flags
+    this.count[term]!++
+  }
+
+  /** Scan a document: its occurrences of the query's derivations. */
+  load(docid: number): void {
+    if (lookup.generation !== this.generation) throw new Error('Matcher used after another query started')
+    this.docid = docid
+    const count = this.count
+    for (let t = 0; t < count.length; t++) count[t] = 0
+    const forward = this.forward
+    if (docid >= forward.limit) { this.n = 0; this.from = this.to = 0; return }
+    const data = forward.data
+    const from = this.from = forward.start[docid]!
+    const to = this.to = forward.end[docid]!
+    const { stamp, slot } = lookup
+    const generation = this.generation
+    const allowed = this.plan.fieldAllowed
+    const exactFields = this.plan.exactFields
+    const { entStart, entTerm, entTypo, entSpan, entExact } = this
+    let { term: oTerm, at: oAt, typo: oTypo, span: oSpan, flags: oFlags } = this
+    let n = 0
+    for (let k = from; k < to; k += 2) {
+      const word = data[k]!
+      if (stamp[word] !== generation) continue
+      const at = data[k + 1]!
+      const fid = at >>> 16
+      if (allowed !== null && allowed[fid] !== 1) continue
+      const s = slot[word]!
+      for (let e = entStart[s]!, end = entStart[s + 1]!; e < end; e++) {
+        const typo = entTypo[e]!
+        const span = entSpan[e]!
+        const exact = entExact[e]!
+        // Typo derivations never match in `disableOnAttributes` fields.
+        if (exactFields !== null && exactFields[fid] === 1 && typo > (span > 1 ? span : 0) && exact === 0) continue
+        if (n === oTerm.length) {
+          this.n = n
+          this.grow()
+          ;({ term: oTerm, at: oAt, typo: oTypo, span: oSpan, flags: oFlags } = this)
+        }
+        const t = entTerm[e]!
+        oTerm[n] = t
+        oAt[n] = at
+        oTypo[n] = typo
+        oSpan[n] = span
+        oFlags[n] = exact
+        n++
+        count[t]!++
+      }
+    }
+    this.n = n
+    // A phrase must hold within the searched fields.
+    for (const p of this.phrases) {
+      if (!phraseAt(data, from, to, p.words, this.byAttribute, p.conditions, allowed)) continue
+      const flags = p.exact ? EXACT : 0
+      for (let k = from; k < to; k += 2) {
+        const at = data[k + 1]!
+        if (allowed && !allowed[at >>> 16]) continue
+        if (data[k] === p.first) this.push(p.term, at, p.typo, 1, flags | ROLE_FIRST)
+        if (data[k] === p.last) this.push(p.term, at, p.typo, 1, flags | ROLE_LAST)
+      }
     }
   }
 
-  match(docid: number): DocMatch {
-    const { plan } = this
-    const occurrences: Occurrence[][] = plan.terms.map(() => [])
-    const fieldWords = new Map<number, number>()
-    const record = this.forward[docid]
-    if (!record) return { docid, occurrences, fieldWords }
-    const allowed = plan.fieldAllowed
-    const exactFields = plan.exactFields
-    for (let k = 0; k < record.length; k += 2) {
-      const at = record[k + 1]!
-      const fid = at >>> 16
-      fieldWords.set(fid, (fieldWords.get(fid) ?? 0) + 1)
-      if (allowed && !allowed[fid]) continue
-      const list = this.entries.get(record[k]!)
-      if (!list) continue
-      for (const e of list) {
-        // Typo derivations never match in `disableOnAttributes` fields.
-        if (exactFields && exactFields[fid] && e.typo > (e.span > 1 ? e.span : 0) && !e.exact) continue
-        occurrences[e.term]!.push({ at, typo: e.typo, exact: e.exact, span: e.span })
+  /** The number of words the loaded document has in a field (all its words, searched or not). */
+  private fieldWords(fid: number): number {
+    const data = this.forward.data
+    let count = 0
+    for (let k = this.from + 1; k < this.to; k += 2) if (data[k]! >>> 16 === fid) count++
+    return count
+  }
+
+  /** Whether the loaded document has every term of `kept`. */
+  hasAll(kept: readonly Term[]): boolean {
+    for (const t of kept) if (this.count[t.index] === 0) return false
+    return true
+  }
+
+  info(kept: readonly Term[]): KeptInfo {
+    let info = this.keptInfo.get(kept)
+    if (!info) {
+      const { plan } = this
+      const mask = new Uint8Array(plan.terms.length)
+      for (const t of kept) mask[t.index] = 1
+      const pairs: number[] = []
+      for (let i = 0; i + 1 < kept.length; i++) {
+        const a = kept[i]!
+        const b = kept[i + 1]!
+        // Only terms adjacent in the query are scored (a dropped word, stop word or hard separator breaks the chain).
+        if (b.position === a.position + a.wordCount) pairs.push(a.index, b.index, a.wordCount)
+      }
+      let wordsMax = 0
+      for (const t of kept) wordsMax += t.wordCount
+      let exactEligible = kept.length > 0 && kept[0]!.index === 0
+      for (let i = 0; i < kept.length && exactEligible; i++) if (kept[i]!.index !== i || !kept[i]!.originalIndexed) exactEligible = false
+      const keptPosition = new Int32Array(plan.terms.length)
+      const keptWords = new Int32Array(plan.terms.length)
+      for (const t of kept) { keptPosition[t.index] = t.position; keptWords[t.index] = t.wordCount }
+      info = {
+        mask,
+        keptIndex: Int32Array.from(kept, (t) => t.index),
+        keptPosition,
+        keptWords,
+        pairs,
+        typoMax: maxTypoCost(plan, kept),
+        fidMax: plan.maxWeight * wordsMax,
+        posMax: 10 * kept.length,
+        wordsMax,
+        exactEligible,
+      }
+      this.keptInfo.set(kept, info)
+    }
+    return info
+  }
+
+  /**
+   * The cost components of the loaded document for the kept terms (`skipped`: query words dropped by the words
+   * rule), written to `out` (see `COMPONENTS`).
+   */
+  measure(kept: readonly Term[], skipped: number, out: Int32Array): void {
+    const info = this.info(kept)
+    const { plan, n, term, typo, flags, at, minTypo, minWeight, minPos, exactFound } = this
+    const { mask, keptIndex, keptPosition, keptWords } = info
+    const K = keptIndex.length
+    const maxWeight = plan.maxWeight
+    for (let k = 0; k < K; k++) {
+      const t = keptIndex[k]!
+      minTypo[t] = 0x7fffffff
+      minWeight[t] = maxWeight
+      minPos[t] = 10
+      exactFound[t] = 0
+    }
+    // The cheapest typo of each kept term; later rules only see the occurrences at that cost.
+    for (let i = 0; i < n; i++) {
+      const t = term[i]!
+      if (mask[t] === 1 && typo[i]! < minTypo[t]!) minTypo[t] = typo[i]!
+    }
+    // Attribute rank and word position from each term's best occurrences (a phrase by its first word); exactness
+    // from any occurrence of its own word.
+    const weights = plan.weights
+    for (let i = 0; i < n; i++) {
+      const t = term[i]!
+      if (mask[t] !== 1) continue
+      const f = flags[i]!
+      if ((f & EXACT) !== 0) exactFound[t] = 1
+      if (typo[i] !== minTypo[t] || (f & ROLE_LAST) !== 0) continue
+      const a = at[i]!
+      const field = a >>> 16
+      const w = field < weights.length ? weights[field]! : maxWeight
+      if (w < minWeight[t]!) minWeight[t] = w
+      const c = costFromDistance(Math.abs(bucketedPosition(a & 0xffff) - keptPosition[t]!))
+      if (c < minPos[t]!) minPos[t] = c
+    }
+    let typoCost = 0
+    let fid = 0
+    let pos = 0
+    let missing = 0
+    for (let k = 0; k < K; k++) {
+      const t = keptIndex[k]!
+      if (minTypo[t] === 0x7fffffff) minTypo[t] = 0
+      typoCost += minTypo[t]!
+      fid += minWeight[t]! * keptWords[t]!
+      pos += minPos[t]!
+      if (exactFound[t] === 0) missing += keptWords[t]!
+    }
+    // Proximity.
+    let prox = 0
+    const pairs = info.pairs
+    for (let p = 0; p < pairs.length; p += 3) prox += this.pairCost(pairs[p]!, pairs[p + 1]!, pairs[p + 2]!)
+    out[C_SKIPPED] = skipped
+    out[C_TYPO] = typoCost
+    out[C_TYPO_MAX] = typoCost > info.typoMax ? typoCost : info.typoMax
+    out[C_PROX] = prox
+    out[C_PROX_MAX] = pairs.length
+    out[C_FID] = fid
+    out[C_FID_MAX] = info.fidMax
+    out[C_POS] = pos
+    out[C_POS_MAX] = info.posMax
+    out[C_EXACT_TYPE] = info.exactEligible ? this.exactAttribute(kept, info.wordsMax) : NO_EXACT_MATCH
+    out[C_MISSING] = missing
+    out[C_WORDS_MAX] = info.wordsMax
+  }
+
+  private pairCost(left: number, right: number, leftWords: number): number {
+    const { n, term, typo, flags, at, span, minTypo } = this
+    const lt = minTypo[left]!
+    const rt = minTypo[right]!
+    let min = 3
+    for (let i = 0; i < n; i++) {
+      if (term[i] !== left || typo[i] !== lt || (flags[i]! & ROLE_FIRST) !== 0) continue
+      const la = at[i]!
+      const lastWord = (flags[i]! & ROLE_LAST) !== 0
+      for (let j = 0; j < n; j++) {
+        if (term[j] !== right || typo[j] !== rt || (flags[j]! & ROLE_LAST) !== 0) continue
+        const ra = at[j]!
+        if (la >>> 16 !== ra >>> 16) continue
+        if (this.byAttribute) return 0
+        // Both halves of one ngram occurrence.
+        if (span[i]! > 1 && span[j]! > 1 && la === ra) { if (min > 1) min = 1; continue }
+        const d = (ra & 0xffff) - ((la & 0xffff) + (lastWord ? 0 : leftWords - 1))
+        let c = 3
+        if (d >= 1 && d <= 3) c = d - 1
+        else if (d === -1) c = 1
+        else if (d === -2) c = 2
+        if (c < min) min = c
+        if (min === 0) return 0
       }
     }
-    // A phrase must hold within the searched fields.
-    const searched = allowed ? record.filter((_, k) => allowed[record[k | 1]! >>> 16] === 1) : record
-    for (const p of this.phraseTerms) {
-      if (!phraseAt(searched, p.words, this.byAttribute)) continue
-      const firstWord = p.words.find((w) => w !== null)
-      const lastWord = p.words.findLast((w) => w !== null)
-      for (let k = 0; k < searched.length; k += 2) {
-        const at = searched[k + 1]!
-        if (searched[k] === firstWord) occurrences[p.term]!.push({ at, typo: p.typo, exact: p.exact, span: 1, role: 1 })
-        if (searched[k] === lastWord) occurrences[p.term]!.push({ at, typo: p.typo, exact: p.exact, span: 1, role: 2 })
+    return min
+  }
+
+  private exactAttribute(kept: readonly Term[], span: number): number {
+    const { n, term, flags, at } = this
+    const first = kept[0]!.index
+    let result = NO_EXACT_MATCH
+    // Candidate fields: those holding the first term's own word at the start.
+    for (let i = 0; i < n; i++) {
+      if (term[i] !== first || (flags[i]! & EXACT) === 0 || (flags[i]! & ROLE_LAST) !== 0 || (at[i]! & 0xffff) !== 0) continue
+      const fid = at[i]! >>> 16
+      let all = true
+      for (let k = 1; k < kept.length && all; k++) {
+        const t = kept[k]!
+        const want = t.position - kept[0]!.position
+        let found = false
+        for (let j = 0; j < n && !found; j++) {
+          found = term[j] === t.index && (flags[j]! & EXACT) !== 0 && (flags[j]! & ROLE_LAST) === 0 && at[j]! >>> 16 === fid && (at[j]! & 0xffff) === want
+        }
+        all = found
       }
+      if (!all) continue
+      if (this.fieldWords(fid) === span) return EXACT_MATCH
+      result = MATCHES_START
     }
-    return { docid, occurrences, fieldWords }
+    return result
   }
 }
 
@@ -166,107 +475,123 @@ function costFromDistance(d: number): number {
   return 10
 }
 
-/** Evaluation of one document for a set of kept terms. */
-export interface Evaluation {
-  docid: number
-  /** Per rule (in the rule list's order): the costs that order documents (lower first). */
-  costs: number[]
-  ranks: Rank[][]
-  details: Record<string, unknown>
-  score: number
-}
-
-export interface RankingContext {
-  plan: QueryPlan
-  rules: RuleKind[]
-  proximityByAttribute: boolean
-  /** Whether the words rule ranks (absent with `matchingStrategy: all`). */
-  totalWords: number
-}
+/** Indexes of the cost components `Matcher.measure` writes. */
+const C_SKIPPED = 0
+const C_TYPO = 1
+const C_TYPO_MAX = 2
+const C_PROX = 3
+/** Three per adjacent pair. */
+const C_PROX_MAX = 4
+const C_FID = 5
+const C_FID_MAX = 6
+const C_POS = 7
+const C_POS_MAX = 8
+const C_EXACT_TYPE = 9
+const C_MISSING = 10
+const C_WORDS_MAX = 11
+export const COMPONENTS = 12
 
 const EXACT_MATCH = 3
 const MATCHES_START = 2
 const NO_EXACT_MATCH = 1
 
-/**
- * Costs, ranks and details of a document matched with `kept` terms (in query order). `skipped` is the words
- * rule's cost (query words dropped).
- */
-export function evaluate(ctx: RankingContext, match: DocMatch, kept: readonly Term[], skipped: number): Evaluation {
-  const { plan } = ctx
-  // The cheapest typo of each kept term, and its occurrences at that cost.
-  const best: Occurrence[][] = []
-  let typoCost = 0
-  let maxTypo = 0
-  for (const t of kept) {
-    const occ = match.occurrences[t.index]!
-    let min = Infinity
-    for (const o of occ) if (o.typo < min) min = o.typo
-    if (min === Infinity) min = 0
-    best.push(occ.filter((o) => o.typo === min))
-    typoCost += min
-  }
-  maxTypo = Math.max(typoCost, maxTypoCost(plan, kept))
+export interface RankingContext {
+  plan: QueryPlan
+  rules: RuleKind[]
+  proximityByAttribute: boolean
+  /** Words of the query (the words rule's maximum). */
+  totalWords: number
+}
 
-  const costs: number[] = []
-  const ranks: Rank[][] = []
+const RULE_CODES: Record<RuleKind, number> = { words: 0, typo: 1, proximity: 2, attribute: 3, attributeRank: 4, wordPosition: 5, exactness: 6 }
+
+/** The rules as small integers, for `costsOf`. */
+export function ruleCodes(rules: readonly RuleKind[]): Int8Array {
+  return Int8Array.from(rules, (r) => RULE_CODES[r])
+}
+
+/** The cost of each rule (`ruleCodes`; lower first), from the components, written to `costs` from `at`. */
+export function costsOf(codes: Int8Array, c: Int32Array, costs: Int32Array, at: number): void {
+  for (let r = 0; r < codes.length; r++) {
+    let cost: number
+    switch (codes[r]) {
+      case 0: cost = c[C_SKIPPED]!; break
+      case 1: cost = c[C_TYPO]!; break
+      case 2: cost = c[C_PROX]!; break
+      case 3: cost = c[C_FID]! * (c[C_POS_MAX]! + 1) + c[C_POS]!; break
+      case 4: cost = c[C_FID]!; break
+      case 5: cost = c[C_POS]!; break
+      default: cost = (3 - c[C_EXACT_TYPE]!) * (c[C_WORDS_MAX]! + 1) + c[C_MISSING]!; break
+    }
+    costs[at + r] = cost
+  }
+}
+
+/** milli's `Rank::global_score`, over the rules' ranks, without allocating. */
+export function scoreOf(ctx: RankingContext, c: Int32Array): number {
+  let rank = 1
+  let max = 1
+  const digit = (r: number, m: number) => { rank = (rank - 1) * m + r; max *= m }
+  for (const rule of ctx.rules) {
+    switch (rule) {
+      case 'words': digit(ctx.totalWords - c[C_SKIPPED]!, ctx.totalWords); break
+      case 'typo': digit(c[C_TYPO_MAX]! + 1 - c[C_TYPO]!, c[C_TYPO_MAX]! + 1); break
+      case 'proximity': digit(c[C_PROX_MAX]! + 1 - c[C_PROX]!, c[C_PROX_MAX]! + 1); break
+      case 'attribute':
+        digit(c[C_FID_MAX]! + 1 - c[C_FID]!, c[C_FID_MAX]! + 1)
+        digit(c[C_POS_MAX]! + 1 - c[C_POS]!, c[C_POS_MAX]! + 1)
+        break
+      case 'attributeRank': digit(c[C_FID_MAX]! + 1 - c[C_FID]!, c[C_FID_MAX]! + 1); break
+      case 'wordPosition': digit(c[C_POS_MAX]! + 1 - c[C_POS]!, c[C_POS_MAX]! + 1); break
+      case 'exactness':
+        digit(c[C_EXACT_TYPE]!, 3)
+        digit(c[C_WORDS_MAX]! + 1 - c[C_MISSING]!, c[C_WORDS_MAX]! + 1)
+        break
+    }
+  }
+  return rank / max
+}
+
+/** A ranked hit's evaluation: its score and score details (built only for the hits returned). */
+export interface Evaluation {
+  score: number
+  details: Record<string, unknown>
+}
+
+/** `_rankingScore` and `_rankingScoreDetails` from the cost components. */
+export function evaluationOf(ctx: RankingContext, c: Int32Array): Evaluation {
   const details: Record<string, unknown> = {}
   let order = 0
+  const ratio = (rank: number, max: number) => rank / max
   for (const rule of ctx.rules) {
     switch (rule) {
       case 'words': {
-        const max = ctx.totalWords
-        const rank = max - skipped
-        costs.push(skipped)
-        ranks.push([{ rank, maxRank: max }])
-        details.words = { order: order++, matchingWords: rank, maxMatchingWords: max, score: rank / max }
+        const rank = ctx.totalWords - c[C_SKIPPED]!
+        details.words = { order: order++, matchingWords: rank, maxMatchingWords: ctx.totalWords, score: ratio(rank, ctx.totalWords) }
         break
       }
-      case 'typo': {
-        costs.push(typoCost)
-        const r = { rank: maxTypo + 1 - typoCost, maxRank: maxTypo + 1 }
-        ranks.push([r])
-        details.typo = { order: order++, typoCount: typoCost, maxTypoCount: maxTypo, score: r.rank / r.maxRank }
+      case 'typo':
+        details.typo = { order: order++, typoCount: c[C_TYPO]!, maxTypoCount: c[C_TYPO_MAX]!, score: ratio(c[C_TYPO_MAX]! + 1 - c[C_TYPO]!, c[C_TYPO_MAX]! + 1) }
+        break
+      case 'proximity':
+        details.proximity = { order: order++, score: ratio(c[C_PROX_MAX]! + 1 - c[C_PROX]!, c[C_PROX_MAX]! + 1) }
+        break
+      case 'attribute': {
+        const rf = { rank: c[C_FID_MAX]! + 1 - c[C_FID]!, maxRank: c[C_FID_MAX]! + 1 }
+        const rp = { rank: c[C_POS_MAX]! + 1 - c[C_POS]!, maxRank: c[C_POS_MAX]! + 1 }
+        details.attribute = { order: order++, attributeRankingOrderScore: rf.rank / rf.maxRank, queryWordDistanceScore: rp.rank / rp.maxRank, score: globalScore([rf, rp]) }
         break
       }
-      case 'proximity': {
-        const [cost, max] = proximity(kept, best, ctx.proximityByAttribute)
-        costs.push(cost)
-        const r = { rank: max + 1 - cost, maxRank: max + 1 }
-        ranks.push([r])
-        details.proximity = { order: order++, score: r.rank / r.maxRank }
+      case 'attributeRank':
+        details.attributeRank = { order: order++, score: ratio(c[C_FID_MAX]! + 1 - c[C_FID]!, c[C_FID_MAX]! + 1) }
         break
-      }
-      case 'attributeRank': case 'wordPosition': case 'attribute': {
-        const fid = rule === 'wordPosition' ? null : attributeRank(plan, kept, best)
-        const pos = rule === 'attributeRank' ? null : wordPosition(kept, best)
-        if (fid && pos) {
-          costs.push(fid.cost * (pos.max + 1) + pos.cost)
-          const rf = { rank: fid.max + 1 - fid.cost, maxRank: fid.max + 1 }
-          const rp = { rank: pos.max + 1 - pos.cost, maxRank: pos.max + 1 }
-          ranks.push([rf, rp])
-          details.attribute = { order: order++, attributeRankingOrderScore: rf.rank / rf.maxRank, queryWordDistanceScore: rp.rank / rp.maxRank, score: globalScore([rf, rp]) }
-        } else {
-          const c = (fid ?? pos)!
-          costs.push(c.cost)
-          const r = { rank: c.max + 1 - c.cost, maxRank: c.max + 1 }
-          ranks.push([r])
-          details[rule] = { order: order++, score: r.rank / r.maxRank }
-        }
+      case 'wordPosition':
+        details.wordPosition = { order: order++, score: ratio(c[C_POS_MAX]! + 1 - c[C_POS]!, c[C_POS_MAX]! + 1) }
         break
-      }
       case 'exactness': {
-        const type = exactAttribute(plan, kept, match)
-        let wordsMax = 0
-        let missing = 0
-        kept.forEach((t, i) => {
-          wordsMax += t.wordCount
-          if (!best[i]!.some((o) => o.exact) && !match.occurrences[t.index]!.some((o) => o.exact)) missing += t.wordCount
-        })
+        const type = c[C_EXACT_TYPE]!
         const ra = { rank: type, maxRank: 3 }
-        const rw = { rank: wordsMax + 1 - missing, maxRank: wordsMax + 1 }
-        costs.push((3 - type) * (wordsMax + 1) + missing)
-        ranks.push([ra, rw])
+        const rw = { rank: c[C_WORDS_MAX]! + 1 - c[C_MISSING]!, maxRank: c[C_WORDS_MAX]! + 1 }
         const matchType = type === EXACT_MATCH ? 'exactMatch' : type === MATCHES_START ? 'matchesStart' : 'noExactMatch'
         details.exactness = type === NO_EXACT_MATCH
           ? { order: order++, matchType, matchingWords: rw.rank - 1, maxMatchingWords: rw.maxRank - 1, score: globalScore([ra, rw]) }
@@ -275,7 +600,7 @@ export function evaluate(ctx: RankingContext, match: DocMatch, kept: readonly Te
       }
     }
   }
-  return { docid: match.docid, costs, ranks, details, score: globalScore(ranks.flat()) }
+  return { score: scoreOf(ctx, c), details }
 }
 
 /** The most expensive typo path through the kept terms: each term alone, or an ngram for consecutive kept terms. */
@@ -303,94 +628,4 @@ export function globalScore(ranks: readonly Rank[]): number {
     max *= r.maxRank
   }
   return rank / max
-}
-
-function proximity(kept: readonly Term[], best: Occurrence[][], byAttribute: boolean): [cost: number, max: number] {
-  let cost = 0
-  let max = 0
-  for (let i = 0; i + 1 < kept.length; i++) {
-    const a = kept[i]!
-    const b = kept[i + 1]!
-    // Only terms adjacent in the query are scored (a dropped word, stop word or hard separator breaks the chain).
-    if (b.position !== a.position + a.wordCount) continue
-    max += 3
-    cost += pairCost(best[i]!, best[i + 1]!, byAttribute, a.wordCount)
-  }
-  return [cost, max]
-}
-
-function pairCost(left: readonly Occurrence[], right: readonly Occurrence[], byAttribute: boolean, leftWords: number): number {
-  let min = 3
-  for (const l of left) {
-    if (l.role === 1) continue
-    for (const r of right) {
-      if (r.role === 2) continue
-      if (l.at >>> 16 !== r.at >>> 16) continue
-      if (byAttribute) return 0
-      // Both halves of one ngram occurrence.
-      if (l.span > 1 && r.span > 1 && l.at === r.at) { min = Math.min(min, 1); continue }
-      const d = (r.at & 0xffff) - ((l.at & 0xffff) + (l.role === 2 ? 0 : leftWords - 1))
-      let c = 3
-      if (d >= 1 && d <= 3) c = d - 1
-      else if (d === 0 || d === -1) c = d === 0 ? 3 : 1
-      else if (d === -2) c = 2
-      if (c < min) min = c
-      if (min === 0) return 0
-    }
-  }
-  return min
-}
-
-function attributeRank(plan: QueryPlan, kept: readonly Term[], best: Occurrence[][]): { cost: number; max: number } {
-  let cost = 0
-  let max = 0
-  kept.forEach((t, i) => {
-    let min = plan.maxWeight
-    for (const o of best[i]!) {
-      if (o.role === 2) continue
-      const w = plan.weights[o.at >>> 16] ?? plan.maxWeight
-      if (w < min) min = w
-    }
-    cost += min * t.wordCount
-    max += plan.maxWeight * t.wordCount
-  })
-  return { cost, max }
-}
-
-function wordPosition(kept: readonly Term[], best: Occurrence[][]): { cost: number; max: number } {
-  let cost = 0
-  let max = 0
-  kept.forEach((t, i) => {
-    let min = 10
-    for (const o of best[i]!) {
-      if (o.role === 2) continue
-      const distance = Math.abs(bucketedPosition(o.at & 0xffff) - t.position)
-      const c = costFromDistance(distance)
-      if (c < min) min = c
-    }
-    cost += min
-    max += 10
-  })
-  return { cost, max }
-}
-
-function exactAttribute(plan: QueryPlan, kept: readonly Term[], match: DocMatch): number {
-  // Exact attributes need the query's own words from its first term on, without gaps.
-  if (kept.length === 0 || kept[0]!.index !== 0) return NO_EXACT_MATCH
-  for (let i = 0; i < kept.length; i++) {
-    if (kept[i]!.index !== i || !kept[i]!.originalIndexed) return NO_EXACT_MATCH
-  }
-  const first = kept[0]!.position
-  const span = kept.reduce((n, t) => n + t.wordCount, 0)
-  let result = NO_EXACT_MATCH
-  // Candidate fields: those holding the first term's own word at the start.
-  for (const o of match.occurrences[kept[0]!.index]!) {
-    if (!o.exact || o.role === 2 || (o.at & 0xffff) !== kept[0]!.position - first) continue
-    const fid = o.at >>> 16
-    const all = kept.every((t, i) => i === 0 || match.occurrences[t.index]!.some((x) => x.exact && x.role !== 2 && x.at >>> 16 === fid && (x.at & 0xffff) === t.position - first))
-    if (!all) continue
-    if ((match.fieldWords.get(fid) ?? 0) === span) return EXACT_MATCH
-    result = MATCHES_START
-  }
-  return result
 }

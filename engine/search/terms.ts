@@ -20,6 +20,9 @@ export const MAX_PREFIX_COUNT = 1000
 export const MAX_ONE_TYPO = 150
 export const MAX_TWO_TYPOS = 50
 export const MAX_WORD_BYTES = 250
+/** Prefix unions kept per index (least recently used dropped first), for prefixes of at least that many words. */
+const PREFIX_CACHE_SIZE = 1024
+const PREFIX_CACHE_MIN_WORDS = 16
 
 /** One word standing for a term. */
 export interface WordDerivation {
@@ -123,16 +126,20 @@ export function phraseDocids(index: InvertedIndex, words: readonly (number | nul
   for (let i = 1; i < bitmaps.length; i++) candidates = RoaringBitmap32.and(candidates, bitmaps[i]!)
   if (present.length === 1) return candidates
   const out: number[] = []
-  for (const docid of candidates) if (phraseAt(index.forward[docid], words, byAttribute)) out.push(docid)
+  const conditions = phraseConditions(words)
+  for (const docid of candidates) if (docHasPhrase(index, docid, words, byAttribute, conditions)) out.push(docid)
   return RoaringBitmap32.from(out)
 }
+
+/** A condition of a phrase: `right` follows `left` at `distance` (exactly one position apart when `exact`). */
+export type PhraseCondition = [left: number, right: number, exact: boolean, distance: number]
 
 /**
  * The conditions of a phrase, as milli's `compute_phrase_docids` checks them: over each window of three positions
  * (or the whole phrase when shorter), neighbours sit one position apart and the others within their distance.
  */
-function phraseConditions(words: readonly (number | null)[]): [left: number, right: number, exact: boolean, distance: number][] {
-  const out: [number, number, boolean, number][] = []
+export function phraseConditions(words: readonly (number | null)[]): PhraseCondition[] {
+  const out: PhraseCondition[] = []
   const size = Math.min(words.length, 3)
   const seen = new Set<string>()
   for (let start = 0; start + size <= words.length; start++) {
@@ -150,17 +157,23 @@ function phraseConditions(words: readonly (number | null)[]): [left: number, rig
   return out
 }
 
-/** Whether a forward record satisfies the phrase (see `phraseDocids`). */
-export function phraseAt(record: Uint32Array | undefined, words: readonly (number | null)[], byAttribute = false): boolean {
-  if (!record) return false
-  for (const [left, right, exact, distance] of phraseConditions(words)) {
+/**
+ * Whether a forward record (`data[from .. to)`) satisfies the phrase (see `phraseDocids`); with `allowed`, only
+ * the positions in the allowed fields count.
+ */
+export function phraseAt(data: Uint32Array, from: number, to: number, words: readonly (number | null)[], byAttribute = false,
+  conditions: readonly PhraseCondition[] = phraseConditions(words), allowed: Uint8Array | null = null): boolean {
+  if (to <= from) return false
+  for (const [left, right, exact, distance] of conditions) {
     let ok = false
-    for (let k = 0; k < record.length && !ok; k += 2) {
-      if (record[k] !== left) continue
-      const at = record[k + 1]!
-      for (let m = 0; m < record.length; m += 2) {
-        if (record[m] !== right) continue
-        const other = record[m + 1]!
+    for (let k = from; k < to && !ok; k += 2) {
+      if (data[k] !== left) continue
+      const at = data[k + 1]!
+      if (allowed && allowed[at >>> 16] !== 1) continue
+      for (let m = from; m < to; m += 2) {
+        if (data[m] !== right) continue
+        const other = data[m + 1]!
+        if (allowed && allowed[other >>> 16] !== 1) continue
         if (byAttribute ? other >>> 16 === at >>> 16 : exact ? other === at + 1 : other > at && other - at <= distance && other >>> 16 === at >>> 16) { ok = true; break }
       }
     }
@@ -169,18 +182,37 @@ export function phraseAt(record: Uint32Array | undefined, words: readonly (numbe
   return true
 }
 
-/** Words of the index starting with `prefix` and their union of documents (cached per published view). */
-function prefixDocids(index: InvertedIndex, prefix: string): Bitmap {
-  let cached = index.prefixCache.get(prefix)
-  if (!cached) {
-    const bitmaps: Bitmap[] = []
-    index.dictionary.forEachWithPrefix(prefix, (word) => {
-      const b = index.docids(word)
-      if (b) bitmaps.push(b)
-    })
-    cached = bitmaps.length === 0 ? new RoaringBitmap32() : RoaringBitmap32.orMany(bitmaps)
-    if (index.prefixCache.size > 256) index.prefixCache.clear()
-    index.prefixCache.set(prefix, cached)
+/** `phraseAt` on a document's record. */
+function docHasPhrase(index: InvertedIndex, docid: number, words: readonly (number | null)[], byAttribute: boolean, conditions: readonly PhraseCondition[]): boolean {
+  const f = index.forward
+  return docid < f.limit && phraseAt(f.data, f.start[docid]!, f.end[docid]!, words, byAttribute, conditions)
+}
+
+/**
+ * The union of the documents of the words starting with `prefix` (cached per published view); `words`: only
+ * those (the first MAX_PREFIX_COUNT of a larger set).
+ */
+function prefixDocids(index: InvertedIndex, prefix: string, words: readonly string[] | null): Bitmap {
+  const cache = index.prefixCache
+  let cached = cache.get(prefix)
+  if (cached) {
+    // Most recently used last.
+    cache.delete(prefix)
+    cache.set(prefix, cached)
+    return cached
+  }
+  const bitmaps: Bitmap[] = []
+  const add = (word: string) => {
+    const b = index.docids(word)
+    if (b) bitmaps.push(b)
+  }
+  if (words) words.forEach(add)
+  else index.dictionary.forEachWithPrefix(prefix, add)
+  cached = bitmaps.length === 0 ? new RoaringBitmap32() : bitmaps.length === 1 ? bitmaps[0]! : RoaringBitmap32.orMany(bitmaps)
+  // Only unions of many words are worth keeping (milli keeps prefix postings for prefixes of many words too).
+  if (bitmaps.length >= PREFIX_CACHE_MIN_WORDS) {
+    if (cache.size >= PREFIX_CACHE_SIZE) cache.delete(cache.keys().next().value!)
+    cache.set(prefix, cached)
   }
   return cached
 }
@@ -194,7 +226,8 @@ interface Builder {
   byAttribute: boolean
 }
 
-function addWord(b: Builder, index: InvertedIndex, word: string, d: Omit<WordDerivation, 'wordId'>): void {
+/** Adds a word derivation; its documents too unless `union` (a prefix's words: their union is added once). */
+function addWord(b: Builder, index: InvertedIndex, word: string, d: Omit<WordDerivation, 'wordId'>, union = false): void {
   const id = index.wordIds.get(word)
   if (id === undefined) return
   const posting = index.postings[id]
@@ -202,7 +235,7 @@ function addWord(b: Builder, index: InvertedIndex, word: string, d: Omit<WordDer
   const existing = b.words.get(id)
   if (existing && (existing.typo < d.typo || (existing.typo === d.typo && existing.exact))) return
   b.words.set(id, { wordId: id, ...d })
-  b.bitmaps.push(posting)
+  if (!union) b.bitmaps.push(posting)
 }
 
 function addPhrase(b: Builder, index: InvertedIndex, words: readonly (string | null)[], typo: number, exact: boolean): void {
@@ -233,7 +266,9 @@ function bestSplit(index: InvertedIndex, word: string): [string, string] | null 
     const both = RoaringBitmap32.and(index.postings[l]!, index.postings[r]!)
     if (both.size <= bestCount) continue
     let count = 0
-    for (const docid of both) if (phraseAt(index.forward[docid], [l, r])) count++
+    const pair = [l, r]
+    const conditions = phraseConditions(pair)
+    for (const docid of both) if (docHasPhrase(index, docid, pair, false, conditions)) count++
     if (count > bestCount) {
       bestCount = count
       best = [left, right]
@@ -277,39 +312,50 @@ function addSynonyms(b: Builder, index: InvertedIndex, table: SynonymTable, key:
   }
 }
 
-/** Adds the typo derivations; returns how many. */
-function addTypos(b: Builder, index: InvertedIndex, word: string, typos: number, prefix: boolean, base: number, span: number): number {
-  if (typos <= 0 || Buffer.byteLength(word) > MAX_WORD_BYTES) return 0
-  const first = word.charCodeAt(0)
-  // Within one typo, same first letter: cost 1. Two typos allowed: same first letter within 2 → 2; another first letter within 1 → 2.
-  let ones = 0
+/** A word within the allowed typos of a query word, and its typo cost. */
+interface TypoMatch { word: string; typo: number }
+
+/**
+ * The typo derivations of a word: within one typo with the same first letter (cost 1); with two typos allowed,
+ * within two with the same first letter and within one with another (cost 2). In the dictionary's order, at most
+ * MAX_ONE_TYPO of cost 1 and MAX_TWO_TYPOS of cost 2.
+ */
+function typoMatches(index: InvertedIndex, word: string, typos: number, prefix: boolean): TypoMatch[] {
+  if (typos <= 0 || Buffer.byteLength(word) > MAX_WORD_BYTES) return []
+  const out: TypoMatch[] = []
   let twos = 0
-  for (const m of index.dictionary.fuzzy(word, typos, { prefix, sameFirst: true })) {
-    if (m.distance === 1 && ones < MAX_ONE_TYPO) { ones++; addWord(b, index, m.word, { typo: base + 1, exact: false, prefix: false, span }) }
-    else if (m.distance === 2 && twos < MAX_TWO_TYPOS) { twos++; addWord(b, index, m.word, { typo: base + 2, exact: false, prefix: false, span }) }
-    else continue
-    b.matchWords.set(m.word, { prefix, charCount: [...word].length })
+  for (const m of index.dictionary.fuzzy(word, typos, { prefix, sameFirst: true, quota: [0, MAX_ONE_TYPO, MAX_TWO_TYPOS] })) {
+    if (m.distance === 2) twos++
+    out.push({ word: m.word, typo: m.distance })
   }
-  if (typos >= 2) {
-    for (const m of index.dictionary.fuzzy(word, 1, { prefix })) {
-      if (m.word.charCodeAt(0) === first || twos >= MAX_TWO_TYPOS) continue
-      twos++
-      addWord(b, index, m.word, { typo: base + 2, exact: false, prefix: false, span })
-      b.matchWords.set(m.word, { prefix, charCount: [...word].length })
-    }
+  if (typos >= 2 && twos < MAX_TWO_TYPOS) {
+    for (const m of index.dictionary.fuzzy(word, 1, { prefix, otherFirst: true, quota: [0, MAX_TWO_TYPOS - twos] })) out.push({ word: m.word, typo: 2 })
   }
-  return ones + twos
+  return out
 }
 
-/** Adds the words starting with `word` (itself excluded); returns how many. */
-function addPrefixes(b: Builder, index: InvertedIndex, word: string, base: number, span: number): number {
-  let count = 0
-  index.dictionary.forEachWithPrefix(word, (w) => {
-    if (w !== word) addWord(b, index, w, { typo: base, exact: false, prefix: true, span })
-    return ++count < MAX_PREFIX_COUNT
-  })
+function addTypos(b: Builder, index: InvertedIndex, matches: readonly TypoMatch[], queryWord: string, prefix: boolean, base: number, span: number): void {
+  const charCount = [...queryWord].length
+  for (const m of matches) {
+    addWord(b, index, m.word, { typo: base + m.typo, exact: false, prefix: false, span })
+    b.matchWords.set(m.word, { prefix, charCount })
+  }
+}
+
+/** The indexed words starting with `word` (itself included), at most MAX_PREFIX_COUNT. */
+function prefixWords(index: InvertedIndex, word: string): string[] {
+  if (Buffer.byteLength(word) > MAX_WORD_BYTES) return []
+  return index.dictionary.withPrefix(word, MAX_PREFIX_COUNT)
+}
+
+/**
+ * Adds the words starting with `word` (itself excluded) and their documents: the union of the postings of every
+ * word with that prefix, kept per published view (the on-demand form of milli's prefix postings).
+ */
+function addPrefixes(b: Builder, index: InvertedIndex, word: string, words: readonly string[], base: number, span: number): void {
+  for (const w of words) if (w !== word) addWord(b, index, w, { typo: base, exact: false, prefix: true, span }, true)
+  if (words.length > 0) b.bitmaps.push(prefixDocids(index, word, words.length < MAX_PREFIX_COUNT ? null : words))
   b.matchWords.set(word, { prefix: true, charCount: [...word].length })
-  return count - (index.docids(word) ? 1 : 0)
 }
 
 export interface PlanOptions {
@@ -362,9 +408,9 @@ export function planQuery(index: InvertedIndex, settings: Settings, tokenizer: T
     const typos = allowedTypos(word, settings)
     addWord(b, index, word, { typo: 0, exact: true, prefix: false, span: 1 })
     b.matchWords.set(word, { prefix, charCount: [...word].length })
-    if (prefix && Buffer.byteLength(word) <= MAX_WORD_BYTES) addPrefixes(b, index, word, 0, 1)
+    if (prefix) addPrefixes(b, index, word, prefixWords(index, word), 0, 1)
     addSynonyms(b, index, synonyms, word, 0)
-    addTypos(b, index, word, typos, prefix, 0, 1)
+    addTypos(b, index, typoMatches(index, word, typos, prefix), word, prefix, 0, 1)
     // Split words are derived even when typos are off (milli does not gate them on typo tolerance).
     const split = bestSplit(index, word)
     if (split) {
@@ -385,15 +431,17 @@ export function planQuery(index: InvertedIndex, settings: Settings, tokenizer: T
       if (Buffer.byteLength(word) > MAX_WORD_BYTES) continue
       const prefix = ws[n - 1]!.prefix && prefixSearch
       const typos = Math.max(0, allowedTypos(word, settings) - (n - 1))
-      let found = 0
+      // Derivations of the concatenation, found once and attached to each term it covers.
+      const prefixes = prefix ? prefixWords(index, word) : []
+      const typoed = typoMatches(index, word, typos, prefix)
+      let found = (index.docids(word) ? 1 : 0) + prefixes.filter((w) => w !== word).length + typoed.length
       for (let k = 0; k < n; k++) {
         const b = builders[i + k]!
         const base = k === 0 ? n : 0
         const phrasesBefore = b.phrases.length
         addWord(b, index, word, { typo: base, exact: false, prefix: false, span: n })
-        found += index.docids(word) ? 1 : 0
-        if (prefix) found += addPrefixes(b, index, word, base, n)
-        found += addTypos(b, index, word, typos, prefix, base, n)
+        if (prefix) addPrefixes(b, index, word, prefixes, base, n)
+        addTypos(b, index, typoed, word, prefix, base, n)
         addSynonyms(b, index, synonyms, ws.map((t) => t.word).join(' '), base)
         found += b.phrases.length - phrasesBefore
         b.matchWords.set(word, { prefix, charCount: [...word].length })

@@ -67,7 +67,7 @@ export class Store {
       createIfMissing: true,
       createMissingColumnFamilies: true,
       infoLogLevel: 'error',
-      columns: Object.fromEntries(COLUMNS.map((c) => [c, {}])),
+      columns: Object.fromEntries(COLUMNS.map((c) => [c, c === 'documents' ? { cacheSize: 32 << 20 } : {}])),
     })
     const writer = new Worker(siblingModule(import.meta.url, './writer'), { workerData: { handle: db.handle } })
     writer.unref()
