@@ -153,7 +153,7 @@ export class DocumentDraft {
   private rawSize: number
   /** External ids whose documents this batch deletes (their mappings go in the final commit). */
   private readonly ext = new Map<string, null>()
-  /** External id → internal id of new documents not flushed yet. */
+  /** External id → internal id of the documents this batch added (flushed or not). */
   private readonly stagedExt = new Map<string, number>()
   /** New versions of documents that were live before the batch (written in the final commit). */
   private readonly rewritten = new Map<number, Buffer | null>()
@@ -179,6 +179,9 @@ export class DocumentDraft {
     if (this.ext.has(ext)) return this.ext.get(ext) ?? undefined
     const staged = this.stagedExt.get(ext)
     if (staged !== undefined) return staged
+    // Nothing was live before the batch, and what the batch added is in `stagedExt`: no read needed (the first
+    // load of an index is one read per document faster).
+    if (this.liveBefore.isEmpty) return undefined
     const raw = this.store.get('externalIds', extKey(this.indexId, ext))
     if (!raw) return undefined
     const docid = keys.readU32(raw)
@@ -245,7 +248,6 @@ export class DocumentDraft {
     this.stagedBytes = 0
     await this.store.commit(ops)
     this.stagedInMemory.clear()
-    this.stagedExt.clear()
   }
 
   /** Delete the document with this external id; returns its internal id, undefined when there is none. */
