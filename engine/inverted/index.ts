@@ -30,6 +30,9 @@ const { RoaringBitmap32 } = roaring
 export type Bitmap = InstanceType<typeof RoaringBitmap32>
 export { RoaringBitmap32 }
 
+/** Words in at least this many documents keep their per-field postings once computed. */
+const FREQUENT_WORD_DOCS = 1000
+
 interface Meta {
   fields: string[]
   nextWordId: number
@@ -77,6 +80,8 @@ export class InvertedIndex {
   version = 0
   /** Prefix → union of the postings of the words it starts (built on demand, dropped at publish). */
   readonly prefixCache = new Map<string, Bitmap>()
+  /** Word id → its documents per field id, for frequent words (built on demand, dropped at publish). */
+  private readonly fieldPostingsCache = new Map<number, Bitmap[]>()
 
   constructor(readonly indexId: number) {}
 
@@ -84,6 +89,7 @@ export class InvertedIndex {
   newView(): void {
     this.version++
     this.prefixCache.clear()
+    this.fieldPostingsCache.clear()
   }
 
   wordId(word: string): number | undefined {
@@ -93,6 +99,35 @@ export class InvertedIndex {
   docids(word: string): Bitmap | undefined {
     const id = this.wordIds.get(word)
     return id === undefined ? undefined : this.postings[id]
+  }
+
+  /**
+   * The documents holding a word in each field (index: field id), from the forward records: milli's
+   * `word_fid_docids`, computed on demand and kept for frequent words.
+   */
+  fieldPostings(wordId: number): Bitmap[] {
+    const cached = this.fieldPostingsCache.get(wordId)
+    if (cached) return cached
+    const docs = this.postings[wordId]
+    const lists: number[][] = []
+    if (docs) {
+      const { data, start, end } = this.forward
+      for (const docid of docs) {
+        let last = -1
+        for (let k = start[docid]!, to = end[docid]!; k < to; k += 2) {
+          if (data[k] !== wordId) continue
+          const fid = data[k + 1]! >>> 16
+          if (fid === last) continue
+          last = fid
+          const list = lists[fid] ?? (lists[fid] = [])
+          if (list[list.length - 1] !== docid) list.push(docid)
+        }
+      }
+    }
+    const out: Bitmap[] = []
+    for (let fid = 0; fid < lists.length; fid++) out[fid] = lists[fid] ? RoaringBitmap32.from(lists[fid]!) : new RoaringBitmap32()
+    if (docs && docs.size >= FREQUENT_WORD_DOCS) this.fieldPostingsCache.set(wordId, out)
+    return out
   }
 
   static async load(store: Store, indexId: number): Promise<InvertedIndex> {

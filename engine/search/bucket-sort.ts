@@ -9,7 +9,7 @@
  * are ranked. The deadline (`searchCutoffMs`) is checked between buckets and while matching: what is left of a
  * bucket then follows its ranked documents in internal id order, without a score.
  */
-import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
+import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import type { MatchingStrategy } from './query.js'
 import { COMPONENTS, costsOf, evaluationOf, ruleCodes, scoreOf, type Evaluation, type Matcher, type RankingContext } from './ranking.js'
 import type { Term } from './terms.js'
@@ -75,6 +75,58 @@ export interface BucketSortInput {
   verify: boolean
   deadline: number
   now: () => number
+  /** The index: single-term buckets are split by typo and field weight with its per-field postings. */
+  index?: InvertedIndex
+}
+
+/** Buckets smaller than this are ranked document by document without being split first. */
+const SPLIT_MIN_DOCS = 2000
+
+/**
+ * A bucket whose kept set is one term, split into sub-buckets in rank order with bitmap operations: by the term's
+ * cheapest typo (the typo rule), then by the weight of the best field holding a derivation of that typo (attribute
+ * rank), as milli's rules would split it. Every document of a sub-bucket then has the same costs for those rules,
+ * so ranking the sub-buckets one after the other, each document by document, gives the full order while only the
+ * sub-buckets that reach the window are matched. Null when the split does not apply: derivations that are
+ * phrases or concatenations, searched or typo-restricted fields, or rules in another order.
+ */
+function splitSingleTerm(ctx: RankingContext, index: InvertedIndex, term: Term, docs: Bitmap): Bitmap[] | null {
+  const { plan, rules } = ctx
+  if (plan.fieldAllowed || plan.exactFields || term.phrases.length > 0 || term.words.some((d) => d.span !== 1)) return null
+  if (rules[0] !== 'words' || rules[1] !== 'typo') return null
+  const next = rules[2] === 'proximity' ? rules[3] : rules[2]
+  const byWeight = next === 'attribute' || next === 'attributeRank'
+  const levels = [...new Set(term.words.map((d) => d.typo))].sort((a, b) => a - b)
+  // A field's weight as the attribute rule counts it (a field out of `searchableAttributes` weighs the maximum).
+  const weightOf = (fid: number) => Math.min(plan.weights[fid] ?? plan.maxWeight, plan.maxWeight)
+  const weights = [...new Set([...Array.from(plan.weights, (_, fid) => weightOf(fid)), plan.maxWeight])].sort((a, b) => a - b)
+  const out: Bitmap[] = []
+  let seen: Bitmap = new RoaringBitmap32()
+  for (const typo of levels) {
+    const derivations = term.words.filter((d) => d.typo === typo)
+    const postings = derivations.map((d) => index.postings[d.wordId]).filter((b): b is Bitmap => b !== undefined)
+    let level = RoaringBitmap32.andNot(RoaringBitmap32.and(docs, RoaringBitmap32.orMany(postings)), seen)
+    if (level.isEmpty) continue
+    seen = RoaringBitmap32.or(seen, level)
+    if (!byWeight || weights.length <= 1) { out.push(level); continue }
+    const perField = derivations.map((d) => index.fieldPostings(d.wordId))
+    for (const weight of weights) {
+      const inFields: Bitmap[] = []
+      for (const fields of perField) {
+        fields.forEach((b, fid) => { if (b && weightOf(fid) === weight) inFields.push(b) })
+      }
+      if (inFields.length === 0) continue
+      const part = RoaringBitmap32.and(level, RoaringBitmap32.orMany(inFields))
+      if (part.isEmpty) continue
+      out.push(part)
+      level = RoaringBitmap32.andNot(level, part)
+      if (level.isEmpty) break
+    }
+    // Every document has a best occurrence in some field: nothing is left, unless the records disagree with the
+    // postings; then those documents rank after the others of their typo level.
+    if (!level.isEmpty) out.push(level)
+  }
+  return out
 }
 
 /** Reusable buffers of the per-document costs (searches are synchronous). */
@@ -132,7 +184,17 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
   let total = candidates.size
   // The words rule first: rank bucket by bucket. Otherwise every candidate is ranked at once, each document
   // with the largest kept set it matches.
-  const groups = wordsIndex <= 0 ? buckets : [{ docs: candidates, level: -1 }]
+  let groups = wordsIndex <= 0 ? buckets : [{ docs: candidates, level: -1 }]
+  // Large single-term buckets are split by typo and field weight first (see `splitSingleTerm`).
+  if (wordsIndex === 0 && input.index && !input.verify) {
+    const index = input.index
+    groups = groups.flatMap((bucket) => {
+      const kept = levels[bucket.level]!
+      if (kept.length !== 1 || bucket.docs.size < SPLIT_MIN_DOCS) return [bucket]
+      const parts = splitSingleTerm(ctx, index, kept[0]!, bucket.docs)
+      return parts ? parts.map((docs) => ({ docs, level: bucket.level })) : [bucket]
+    })
+  }
   const hits: RankedHit[] = []
   const components = new Int32Array(COMPONENTS)
   let passed = 0

@@ -106,6 +106,7 @@ export function rankQuery(source: SearchSource, query: SearchQuery, window: { of
     verify: plan.fieldAllowed !== null || (plan.exactFields !== null && plan.terms.some((t) => t.words.some((d) => d.typo > 0 && !d.exact) || t.phrases.some((p) => p.typo > 0))),
     deadline,
     now: () => performance.now(),
+    index: inverted,
   })
   return { hits: result.hits, candidates: result.candidates, plan, degraded: result.degraded }
 }
