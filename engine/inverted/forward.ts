@@ -9,6 +9,8 @@
  * outweighs live records. Changes happen only when a batch is published (synchronously), so a search never sees a
  * half-applied batch.
  */
+import { grown } from '../util/typed.js'
+
 export class ForwardRecords {
   data = new Uint32Array(1024)
   start = new Uint32Array(1024)
@@ -81,23 +83,11 @@ export class ForwardRecords {
   }
 
   private reserveIds(size: number): void {
-    if (size <= this.start.length) return
-    let n = this.start.length
-    while (n < size) n *= 2
-    const start = new Uint32Array(n)
-    start.set(this.start)
-    const end = new Uint32Array(n)
-    end.set(this.end)
-    this.start = start
-    this.end = end
+    this.start = grown(this.start, size)
+    this.end = grown(this.end, size)
   }
 
   private reserveData(size: number): void {
-    if (size <= this.data.length) return
-    let n = this.data.length
-    while (n < size) n *= 2
-    const data = new Uint32Array(n)
-    data.set(this.data.subarray(0, this.used))
-    this.data = data
+    this.data = grown(this.data, size, this.used)
   }
 }

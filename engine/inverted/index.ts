@@ -16,6 +16,7 @@
  * go in the batch's atomic commit; `publish` then applies it in one synchronous step, so a search sees the old or
  * the new index, never a mix.
  */
+import { endianness } from 'node:os'
 import roaring from 'roaring'
 import { keys, type Store, type WriteOp } from '../storage/index.js'
 import { Dictionary } from './dictionary.js'
@@ -58,7 +59,11 @@ function encodeForward(record: Uint32Array): Buffer {
   return out
 }
 
+const LITTLE_ENDIAN = endianness() === 'LE'
+
+/** A stored forward record; a view of `raw` when it can be (the arena copies it). */
 function decodeForward(raw: Buffer): Uint32Array {
+  if (LITTLE_ENDIAN && raw.byteOffset % 4 === 0) return new Uint32Array(raw.buffer, raw.byteOffset, raw.byteLength >>> 2)
   const out = new Uint32Array(raw.byteLength >>> 2)
   for (let i = 0; i < out.length; i++) out[i] = raw.readUInt32LE(i * 4)
   return out

@@ -13,6 +13,7 @@ import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/in
 import type { MatchingStrategy } from './query.js'
 import { COMPONENTS, costsOf, evaluationOf, ruleCodes, scoreOf, type Evaluation, type Matcher, type RankingContext } from './ranking.js'
 import type { Term } from './terms.js'
+import { grown } from '../util/typed.js'
 
 export interface RankedHit {
   docid: number
@@ -133,17 +134,9 @@ function splitSingleTerm(ctx: RankingContext, index: InvertedIndex, term: Term, 
 const scratch = { costs: new Int32Array(1024), docids: new Uint32Array(256), kept: new Uint8Array(256) }
 
 function reserve(n: number, rules: number): void {
-  if (scratch.docids.length < n) {
-    let size = scratch.docids.length
-    while (size < n) size *= 2
-    scratch.docids = new Uint32Array(size)
-    scratch.kept = new Uint8Array(size)
-  }
-  if (scratch.costs.length < n * rules) {
-    let size = scratch.costs.length
-    while (size < n * rules) size *= 2
-    scratch.costs = new Int32Array(size)
-  }
+  scratch.docids = grown(scratch.docids, n, 0)
+  scratch.kept = grown(scratch.kept, n, 0)
+  scratch.costs = grown(scratch.costs, n * rules, 0)
 }
 
 export function bucketSort(input: BucketSortInput): BucketSortResult {

@@ -25,6 +25,7 @@
  */
 import type { MatchingStrategy } from './query.js'
 import type { ForwardRecords } from '../inverted/forward.js'
+import { grown } from '../util/typed.js'
 import { phraseAt, phraseConditions, type PhraseCondition, type QueryPlan, type Term } from './terms.js'
 
 export interface Rank {
@@ -81,15 +82,8 @@ const ROLE_LAST = 4
 const lookup = { stamp: new Uint32Array(1024), slot: new Int32Array(1024), generation: 0 }
 
 function growLookup(size: number): void {
-  if (size <= lookup.stamp.length) return
-  let n = lookup.stamp.length
-  while (n < size) n *= 2
-  const stamp = new Uint32Array(n)
-  stamp.set(lookup.stamp)
-  const slot = new Int32Array(n)
-  slot.set(lookup.slot)
-  lookup.stamp = stamp
-  lookup.slot = slot
+  lookup.stamp = grown(lookup.stamp, size)
+  lookup.slot = grown(lookup.slot, size)
 }
 
 interface PhraseEntry { term: number; words: (number | null)[]; conditions: PhraseCondition[]; first: number; last: number; typo: number; exact: boolean }
@@ -131,7 +125,6 @@ export class Matcher {
   private readonly phrases: PhraseEntry[] = []
   private readonly keptInfo = new Map<readonly Term[], KeptInfo>()
 
-  docid = -1
   n = 0
   term = new Int32Array(64)
   at = new Uint32Array(64)
@@ -201,13 +194,12 @@ export class Matcher {
 
   /** Double the occurrence arrays. */
   private grow(): void {
-    const size = this.term.length * 2
-    const grow = <T extends Int32Array | Uint32Array | Uint8Array>(a: T, make: (n: number) => T): T => { const b = make(size); b.set(a); return b }
-    this.term = grow(this.term, (n) => new Int32Array(n))
-    this.at = grow(this.at, (n) => new Uint32Array(n))
-    this.typo = grow(this.typo, (n) => new Int32Array(n))
-    this.span = grow(this.span, (n) => new Int32Array(n))
-    this.flags = grow(this.flags, (n) => new Uint8Array(n))
+    const size = this.term.length + 1
+    this.term = grown(this.term, size)
+    this.at = grown(this.at, size)
+    this.typo = grown(this.typo, size)
+    this.span = grown(this.span, size)
+    this.flags = grown(this.flags, size)
   }
 
   private push(term: number, at: number, typo: number, span: number, flags: number): void {
@@ -224,7 +216,6 @@ export class Matcher {
   /** Scan a document: its occurrences of the query's derivations. */
   load(docid: number): void {
     if (lookup.generation !== this.generation) throw new Error('Matcher used after another query started')
-    this.docid = docid
     const count = this.count
     for (let t = 0; t < count.length; t++) count[t] = 0
     const forward = this.forward

@@ -5,13 +5,12 @@
 import t from 'tap'
 import { rmSync } from 'node:fs'
 import { call, serverFor, startServer, tempDir, waitTask } from '../helpers/server.js'
+import { err } from '../helpers/meili.js'
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/
 const DURATION = /^P(\d+D)?T\d+(\.\d{3}|\.\d{6})?S$/
 const BATCH_KEYS = ['uid', 'progress', 'details', 'stats', 'duration', 'startedAt', 'finishedAt', 'batchStrategy']
 const STATS_KEYS = ['totalNbTasks', 'status', 'types', 'indexUids']
-const link = (code: string) => `https://docs.meilisearch.com/errors#${code}`
-const err = (message: string, code: string) => ({ message, code, type: 'invalid_request', link: link(code) })
 const alone = (id: number, type: string) => `created batch containing only task with id ${id} of type \`${type}\` that cannot be batched with any other task.`
 
 async function waitStatus(url: string, uid: number, status: string, timeoutMs = 10_000): Promise<any> {

@@ -7,10 +7,9 @@ import { MeilisearchApiError } from 'meilisearch'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROOT, call, serverFor, waitTask } from '../helpers/server.js'
+import { err } from '../helpers/meili.js'
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/
-const link = (code: string) => `https://docs.meilisearch.com/errors#${code}`
-const err = (message: string, code: string, type = 'invalid_request') => ({ message, code, type, link: link(code) })
 
 t.test('index routes', async (t) => {
   const server = await serverFor(t)

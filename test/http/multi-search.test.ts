@@ -5,25 +5,9 @@
  */
 import t from 'tap'
 import { call, serverFor, waitTask } from '../helpers/server.js'
+import { err, MOVIES, NESTED } from '../helpers/meili.js'
 
 type Doc = Record<string, unknown>
-const link = (code: string) => `https://docs.meilisearch.com/errors#${code}`
-const err = (message: string, code: string) => ({ message, code, type: 'invalid_request', link: link(code) })
-
-const MOVIES: Doc[] = [
-  { title: 'Shazam!', id: '287947', color: ['green', 'blue'] },
-  { title: 'Captain Marvel', id: '299537', color: ['yellow', 'blue'] },
-  { title: 'Escape Room', id: '522681', color: ['yellow', 'red'] },
-  { title: 'How to Train Your Dragon: The Hidden World', id: '166428', color: ['green', 'red'] },
-  { title: 'Gläss', id: '450465', color: ['blue', 'red'] },
-]
-
-const NESTED: Doc[] = [
-  { id: 852, father: 'jean', mother: 'michelle', doggos: [{ name: 'bobby', age: 2 }, { name: 'buddy', age: 4 }], cattos: 'pésti' },
-  { id: 654, father: 'pierre', mother: 'sabine', doggos: [{ name: 'gros bill', age: 8 }], cattos: ['simba', 'pestiféré'] },
-  { id: 750, father: 'romain', mother: 'michelle', cattos: ['enigma'] },
-  { id: 951, father: 'jean-baptiste', mother: 'sophie', doggos: [{ name: 'turbo', age: 5 }, { name: 'fast', age: 6 }], cattos: ['moumoute', 'gomez'] },
-]
 
 /** tests/search/mod.rs `SCORE_DOCUMENTS`. */
 const SCORE: Doc[] = [
@@ -217,7 +201,7 @@ t.test('multi-search', async (t) => {
       err('Inside `.queries[1]`: Using `federationOptions` is not allowed in a non-federated search.\n - Hint: remove `federationOptions` from query #1 or add `federation` to the request.', 'invalid_multi_search_federation_options'),
       'federationOptions without federation')
     await expect({ federation: {}, queries: [{ indexUid: 'movies', federationOptions: { queryPosition: 3 } }] }, 400,
-      { message: 'Using `federationOptions.queryPosition` requires enabling the `network` experimental feature. See https://github.com/orgs/meilisearch/discussions/805', code: 'feature_not_enabled', type: 'invalid_request', link: link('feature_not_enabled') },
+      err('Using `federationOptions.queryPosition` requires enabling the `network` experimental feature. See https://github.com/orgs/meilisearch/discussions/805', 'feature_not_enabled'),
       'queryPosition needs the network feature')
   })
 })

@@ -7,30 +7,12 @@
  */
 import t from 'tap'
 import { call, seedIndex, serverFor, updateSettings } from '../helpers/server.js'
+import { err, MOVIES, NESTED } from '../helpers/meili.js'
 
 type Doc = Record<string, unknown>
-const link = (code: string) => `https://docs.meilisearch.com/errors#${code}`
-const err = (message: string, code: string) => ({ message, code, type: 'invalid_request', link: link(code) })
 
 const LOCALES_POST = 'Unknown value `invalid` at `.locales[0]`: expected one of `af`, `ak`, `am`, `ar`, `az`, `be`, `bn`, `bg`, `ca`, `cs`, `da`, `de`, `el`, `en`, `eo`, `et`, `fi`, `fr`, `gu`, `he`, `hi`, `hr`, `hu`, `hy`, `id`, `it`, `jv`, `ja`, `kn`, `ka`, `km`, `ko`, `la`, `lv`, `lt`, `ml`, `mr`, `mk`, `my`, `ne`, `nl`, `nb`, `or`, `pa`, `fa`, `pl`, `pt`, `ro`, `ru`, `si`, `sk`, `sl`, `sn`, `es`, `sr`, `sv`, `ta`, `te`, `tl`, `th`, `tk`, `tr`, `uk`, `ur`, `uz`, `vi`, `yi`, `zh`, `zu`, `afr`, `aka`, `amh`, `ara`, `aze`, `bel`, `ben`, `bul`, `cat`, `ces`, `dan`, `deu`, `ell`, `eng`, `epo`, `est`, `fin`, `fra`, `guj`, `heb`, `hin`, `hrv`, `hun`, `hye`, `ind`, `ita`, `jav`, `jpn`, `kan`, `kat`, `khm`, `kor`, `lat`, `lav`, `lit`, `mal`, `mar`, `mkd`, `mya`, `nep`, `nld`, `nob`, `ori`, `pan`, `pes`, `pol`, `por`, `ron`, `rus`, `sin`, `slk`, `slv`, `sna`, `spa`, `srp`, `swe`, `tam`, `tel`, `tgl`, `tha`, `tuk`, `tur`, `ukr`, `urd`, `uzb`, `vie`, `yid`, `zho`, `zul`, `cmn`'
 const LOCALES_GET = 'Invalid value in parameter `locales`: Unsupported locale `invalid`, expected one of af, ak, am, ar, az, be, bg, bn, ca, cs, da, de, el, en, eo, es, et, fa, fi, fr, gu, he, hi, hr, hu, hy, id, it, ja, jv, ka, km, kn, ko, la, lt, lv, mk, ml, mr, my, nb, ne, nl, or, pa, pl, pt, ro, ru, si, sk, sl, sn, sr, sv, ta, te, th, tk, tl, tr, uk, ur, uz, vi, yi, zh, zu, afr, aka, amh, ara, aze, bel, ben, bul, cat, ces, cmn, dan, deu, ell, eng, epo, est, fin, fra, guj, heb, hin, hrv, hun, hye, ind, ita, jav, jpn, kan, kat, khm, kor, lat, lav, lit, mal, mar, mkd, mya, nep, nld, nob, ori, pan, pes, pol, por, ron, rus, sin, slk, slv, sna, spa, srp, swe, tam, tel, tgl, tha, tuk, tur, ukr, urd, uzb, vie, yid, zho, zul'
-
-/** tests/common/mod.rs `DOCUMENTS` (without `_vectors`). */
-const MOVIES: Doc[] = [
-  { title: 'Shazam!', id: '287947', color: ['green', 'blue'] },
-  { title: 'Captain Marvel', id: '299537', color: ['yellow', 'blue'] },
-  { title: 'Escape Room', id: '522681', color: ['yellow', 'red'] },
-  { title: 'How to Train Your Dragon: The Hidden World', id: '166428', color: ['green', 'red'] },
-  { title: 'Gläss', id: '450465', color: ['blue', 'red'] },
-]
-
-/** tests/common/mod.rs `NESTED_DOCUMENTS` (without `_vectors`). */
-const NESTED: Doc[] = [
-  { id: 852, father: 'jean', mother: 'michelle', doggos: [{ name: 'bobby', age: 2 }, { name: 'buddy', age: 4 }], cattos: 'pésti' },
-  { id: 654, father: 'pierre', mother: 'sabine', doggos: [{ name: 'gros bill', age: 8 }], cattos: ['simba', 'pestiféré'] },
-  { id: 750, father: 'romain', mother: 'michelle', cattos: ['enigma'] },
-  { id: 951, father: 'jean-baptiste', mother: 'sophie', doggos: [{ name: 'turbo', age: 5 }, { name: 'fast', age: 6 }], cattos: ['moumoute', 'gomez'] },
-]
 
 t.test('search parameters and responses', async (t) => {
   const { url } = await serverFor(t)

@@ -14,6 +14,7 @@
  */
 import t from 'tap'
 import { call, seedIndex, serverFor, updateSettings } from '../helpers/server.js'
+import { MOVIES } from '../helpers/meili.js'
 
 type Doc = Record<string, unknown>
 
@@ -192,14 +193,6 @@ t.test('search relevancy (ported from Meilisearch)', async (t) => {
     t.same(await ids(uid, '123457'), [], 'no typo on numbers')
   })
 
-  /** tests/common/mod.rs `DOCUMENTS` (without `_vectors`). */
-  const MOVIES: Doc[] = [
-    { title: 'Shazam!', id: '287947', color: ['green', 'blue'] },
-    { title: 'Captain Marvel', id: '299537', color: ['yellow', 'blue'] },
-    { title: 'Escape Room', id: '522681', color: ['yellow', 'red'] },
-    { title: 'How to Train Your Dragon: The Hidden World', id: '166428', color: ['green', 'red'] },
-    { title: 'Gläss', id: '450465', color: ['blue', 'red'] },
-  ]
 
   await t.test('search/mod.rs search_with_typo_settings: disableOnAttributes on the primary key', async (t) => {
     const uid = await index({ typoTolerance: { disableOnAttributes: ['title', 'id'] } }, MOVIES)

@@ -4,9 +4,8 @@
  */
 import t from 'tap'
 import { call, serverFor, waitTask } from '../helpers/server.js'
+import { err } from '../helpers/meili.js'
 
-const link = (code: string) => `https://docs.meilisearch.com/errors#${code}`
-const err = (message: string, code: string, type = 'invalid_request') => ({ message, code, type, link: link(code) })
 const TEMPLATE = '{% for field in fields %}{% if field.is_searchable and field.value != nil %}{{ field.name }}: {{ field.value }}\n{% endif %}{% endfor %}'
 
 const DEFAULTS = {

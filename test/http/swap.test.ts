@@ -3,9 +3,8 @@
  */
 import t from 'tap'
 import { call, serverFor, waitTask } from '../helpers/server.js'
+import { err } from '../helpers/meili.js'
 
-const link = (code: string) => `https://docs.meilisearch.com/errors#${code}`
-const err = (message: string, code: string) => ({ message, code, type: 'invalid_request', link: link(code) })
 
 t.test('swap-indexes', async (t) => {
   const { url, client } = await serverFor(t)

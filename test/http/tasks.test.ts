@@ -4,13 +4,12 @@
  */
 import t from 'tap'
 import { call, serverFor, waitTask } from '../helpers/server.js'
+import { err } from '../helpers/meili.js'
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/
 const DURATION = /^P(\d+D)?T\d+(\.\d{3}|\.\d{6})?S$/
 const TASK_KEYS = ['uid', 'batchUid', 'indexUid', 'status', 'type', 'canceledBy', 'details', 'error', 'duration', 'enqueuedAt', 'startedAt', 'finishedAt']
 const ENQUEUED_KEYS = ['taskUid', 'indexUid', 'status', 'type', 'enqueuedAt']
-const link = (code: string) => `https://docs.meilisearch.com/errors#${code}`
-const err = (message: string, code: string) => ({ message, code, type: 'invalid_request', link: link(code) })
 const FILTER_LIST = '`uids`, `batchUids`, `canceledBy`, `types`, `statuses`, `indexUids`, `afterEnqueuedAt`, `beforeEnqueuedAt`, `afterStartedAt`, `beforeStartedAt`, `afterFinishedAt`, `beforeFinishedAt`'
 const GET_LIST = '`limit`, `from`, `reverse`, `batchUids`, `uids`, `canceledBy`, `types`, `statuses`, `indexUids`, `afterEnqueuedAt`, `beforeEnqueuedAt`, `afterStartedAt`, `beforeStartedAt`, `afterFinishedAt`, `beforeFinishedAt`'
 const MISSING = (action: string) => `Query parameters to filter the tasks to ${action} are missing. Available query parameters are: \`uids\`, \`indexUids\`, \`statuses\`, \`types\`, \`canceledBy\`, \`beforeEnqueuedAt\`, \`afterEnqueuedAt\`, \`beforeStartedAt\`, \`afterStartedAt\`, \`beforeFinishedAt\`, \`afterFinishedAt\`.`
