@@ -15,9 +15,9 @@ import { applySettingsUpdate, readSettings, settingsUpdateCreatesIndex, settings
 import { checkFilterable, matches, parseFilter } from '../filter/index.js'
 import type { DocumentAddition, Details, Micros, Task } from '../tasks/types.js'
 import type { DocumentDraft, DocumentStore } from './store.js'
-import { documentId, inferPrimaryKey } from './ids.js'
+import { documentId } from './ids.js'
 import { canonicalId } from './read.js'
-import { validateVectors } from './vectors.js'
+import { decodeDocument, type PreparedChunk } from './prepare.js'
 import { InvertedDraft, extractionConfig, type ExtractedChunk, type ExtractionConfig, type InvertedStore } from '../inverted/index.js'
 
 /** Settings changes that change the indexed words: the inverted index is rebuilt from the documents. */
@@ -163,61 +163,75 @@ export class DocumentBatch {
       throw new TesseraError('index_primary_key_already_exists', `Index already has a primary key: \`${meta.primaryKey}\`.`)
     }
     const source = { path: this.deps.payloads.path(op.payload), format: op.format, csvDelimiter: op.csvDelimiter }
-    let primaryKey = meta.primaryKey
+    let primaryKey = meta.primaryKey ?? op.primaryKey
     let received = 0
     const docs = this.docs(meta)
     const words = await this.wordsDraft(meta)
     const extraction = this.extraction(meta)
-    // The next chunk is parsed (and its words extracted) in the pool while this thread stores the current one.
-    const parse = (i: number): Promise<{ docs: Document[]; words: ExtractedChunk }> | null => {
-      const range = op.chunks[i]
-      if (!range) return null
-      // Small chunks are parsed here: the hop to a worker would cost more than the parse.
+    // Chunks are prepared in the pool (parsed, ids read, encoded, words extracted), several at once, while this
+    // thread stores the one before. Until the primary key is known, the first chunk (which infers it) goes alone.
+    const prepare = (i: number): Promise<PreparedChunk> => {
+      const range = op.chunks[i]!
+      // Small chunks are prepared here: the hop to a worker would cost more than the work.
       const pool = range[1] - range[0] <= INLINE_LIMIT ? undefined : this.deps.pool
-      const parsed = runJob(pool, 'parseAndExtract', { ...source, start: range[0], end: range[1], csvHeader: op.csvHeader, extraction })
-        .then((r) => ({ docs: JSON.parse(r.docs) as Document[], words: r.words }))
+      const prepared = runJob(pool, 'prepareChunk', { ...source, start: range[0], end: range[1], csvHeader: op.csvHeader, primaryKey, extraction })
       // A prefetched chunk may fail while the batch is already failing for another reason: never unhandled.
-      parsed.catch(() => {})
-      return parsed
+      prepared.catch(() => {})
+      return prepared
     }
-    let next = parse(0)
-    for (let i = 0; next !== null; i++) {
-      const pending = next
-      next = parse(i + 1)
-      if (this.deps.signal.aborted) {
-        await Promise.allSettled([pending, next])
-        throw new BatchAborted()
-      }
-      const chunk = await pending
-      const docids: number[] = []
-      // Merged updates are extracted again (the payload's words are not the stored document's).
-      const merged: { at: number; doc: Document }[] = []
-      for (const doc of chunk.docs) {
-        if (primaryKey === null) {
-          primaryKey = op.primaryKey ?? inferPrimaryKey(doc)
+    const ahead = (this.deps.pool?.threads ?? 0) + 1
+    const inFlight: Promise<PreparedChunk>[] = []
+    let sent = 0
+    const fill = () => {
+      while (sent < op.chunks.length && inFlight.length < ahead && (primaryKey !== null || sent === 0)) inFlight.push(prepare(sent++))
+    }
+    const names: string[] = []
+    try {
+      for (fill(); inFlight.length > 0; fill()) {
+        if (this.deps.signal.aborted) throw new BatchAborted()
+        const chunk = await inFlight.shift()!
+        if (chunk.error) throw new TesseraError(chunk.error.code, chunk.error.message)
+        if (meta.primaryKey === null && chunk.primaryKey !== null) {
+          primaryKey = chunk.primaryKey
           meta = { ...meta, primaryKey, updatedAt: this.deps.now }
           this.deps.draft.put(meta)
         }
-        const ext = documentId(doc, primaryKey)
-        validateVectors(doc, ext)
-        if (op.method === 'update') {
-          const existing = docs.lookup(ext)
+        fill()
+        const bytes = Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength)
+        const docids: number[] = new Array(chunk.ids.length)
+        // Merged updates are extracted again (the payload's words are not the stored document's).
+        const merged: { at: number; doc: Document }[] = []
+        let from = 0
+        let run = 0
+        for (let k = 0; k < chunk.ids.length; k++) {
+          const ext = chunk.ids[k]!
+          const encoded = bytes.subarray(from, (from = chunk.ends[k]!))
+          const count = chunk.fields[run]!
+          names.length = count
+          for (let f = 0; f < count; f++) names[f] = chunk.fieldNames[chunk.fields[run + 1 + f]!]!
+          run += count + 1
+          const existing = op.method === 'update' ? docs.lookup(ext) : undefined
           const old = existing === undefined ? undefined : docs.read(existing)
-          // Add-or-update replaces top-level fields whole (nested objects are not deep-merged).
-          const stored = old ? { ...old, ...doc } : doc
-          if (old) merged.push({ at: docids.length, doc: stored })
-          docids.push(await docs.put(ext, stored))
-        } else {
-          docids.push(await docs.put(ext, doc))
+          if (old) {
+            // Add-or-update replaces top-level fields whole (nested objects are not deep-merged).
+            const stored = { ...old, ...decodeDocument(encoded) }
+            merged.push({ at: k, doc: stored })
+            docids[k] = await docs.put(ext, stored)
+          } else {
+            docids[k] = await docs.putEncoded(ext, encoded, names)
+          }
         }
-        received++
+        received += chunk.ids.length
+        words.add(docids, chunk.words)
+        if (merged.length > 0) words.add(merged.map((m) => docids[m.at]!), await this.extract(merged.map((m) => m.doc), extraction))
       }
-      words.add(docids, chunk.words)
-      if (merged.length > 0) words.add(merged.map((m) => docids[m.at]!), await this.extract(merged.map((m) => m.doc), extraction))
+    } catch (err) {
+      await Promise.allSettled(inFlight)
+      throw err
     }
-    if (primaryKey === null && op.primaryKey !== null) {
+    if (meta.primaryKey === null && primaryKey !== null) {
       // An empty payload still sets the primary key it names.
-      this.deps.draft.put({ ...meta, primaryKey: op.primaryKey, updatedAt: this.deps.now })
+      this.deps.draft.put({ ...meta, primaryKey, updatedAt: this.deps.now })
     }
     this.consumedPayloads.push(op.payload)
     return { ...details, receivedDocuments: received, indexedDocuments: received }

@@ -12,6 +12,9 @@
 import roaring from 'roaring'
 import { Store, keys, encode, decode, type WriteOp } from '../storage/index.js'
 import type { Document } from '../payload/documents.js'
+import { decodeDocument, encodeDocument, topLevelFields } from './prepare.js'
+
+export { decodeDocument, encodeDocument } from './prepare.js'
 
 const { RoaringBitmap32 } = roaring
 type Bitmap = InstanceType<typeof RoaringBitmap32>
@@ -31,13 +34,6 @@ interface StoredState {
   fields: [string, number][]
   rawSize: number
 }
-
-/**
- * Documents are stored as JSON text: it round-trips every key (msgpackr renames `__proto__`), and V8's JSON is as
- * fast as any binary codec for plain objects.
- */
-export const encodeDocument = (doc: Document): Buffer => Buffer.from(JSON.stringify(doc))
-export const decodeDocument = (raw: Uint8Array): Document => JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8')) as Document
 
 const stateKey = (indexId: number) => keys.indexKey(indexId)
 const docKey = (indexId: number, docid: number) => keys.indexKey(indexId, keys.u32(docid))
@@ -142,10 +138,6 @@ export class DocumentStore {
   }
 }
 
-function topLevelFields(doc: Document): string[] {
-  return Object.keys(doc).filter((k) => k !== '_vectors')
-}
-
 export class DocumentDraft {
   private readonly live: Bitmap
   private nextDocId: number
@@ -198,24 +190,32 @@ export class DocumentDraft {
     return raw ? decodeDocument(raw) : undefined
   }
 
-  private account(doc: Document | undefined, size: number, sign: 1 | -1): void {
-    if (!doc) return
+  private account(fields: readonly string[], size: number, sign: 1 | -1): void {
     this.rawSize += sign * size
-    for (const f of topLevelFields(doc)) {
+    for (const f of fields) {
       const n = (this.fields.get(f) ?? 0) + sign
       if (n > 0) this.fields.set(f, n)
       else this.fields.delete(f)
     }
   }
 
+  /** Take the stored version of a document out of the field distribution and raw size. */
+  private unaccount(docid: number): void {
+    const old = this.readEncoded(docid)
+    if (old) this.account(topLevelFields(decodeDocument(old)), old.byteLength, -1)
+  }
+
   /** Store `doc` under `ext`, replacing any previous version; returns its internal id. */
-  async put(ext: string, doc: Document): Promise<number> {
-    const encoded = encodeDocument(doc)
+  put(ext: string, doc: Document): Promise<number> {
+    return this.putEncoded(ext, encodeDocument(doc), topLevelFields(doc))
+  }
+
+  /** `put` of a document already encoded (see documents/prepare.ts), with its top-level fields. */
+  async putEncoded(ext: string, encoded: Buffer, fields: readonly string[]): Promise<number> {
     const existing = this.lookup(ext)
     if (existing !== undefined) {
-      const old = this.readEncoded(existing)
-      this.account(old && decodeDocument(old), old?.byteLength ?? 0, -1)
-      this.account(doc, encoded.byteLength, 1)
+      this.unaccount(existing)
+      this.account(fields, encoded.byteLength, 1)
       if (this.liveBefore.has(existing)) this.rewritten.set(existing, encoded)
       else await this.stage(existing, encoded)
       return existing
@@ -226,15 +226,15 @@ export class DocumentDraft {
     const docid = this.nextDocId++
     this.ext.delete(ext) // deleted earlier in this batch, added again
     this.live.add(docid)
-    this.account(doc, encoded.byteLength, 1)
-    this.staged.push({ column: 'externalIds', key: extKey(this.indexId, ext), value: keys.u32(docid) })
+    this.account(fields, encoded.byteLength, 1)
+    this.staged.push({ column: 'externalIds', key: extKey(this.indexId, ext), value: keys.u32(docid), unread: true })
     this.stagedExt.set(ext, docid)
     await this.stage(docid, encoded)
     return docid
   }
 
   private async stage(docid: number, encoded: Buffer): Promise<void> {
-    this.staged.push({ column: 'documents', key: docKey(this.indexId, docid), value: encoded })
+    this.staged.push({ column: 'documents', key: docKey(this.indexId, docid), value: encoded, unread: true })
     this.stagedInMemory.set(docid, encoded)
     this.stagedBytes += encoded.byteLength
     if (this.stagedBytes >= STAGE_FLUSH_BYTES) await this.flush()
@@ -254,8 +254,7 @@ export class DocumentDraft {
   delete(ext: string): number | undefined {
     const docid = this.lookup(ext)
     if (docid === undefined) return undefined
-    const old = this.readEncoded(docid)
-    this.account(old && decodeDocument(old), old?.byteLength ?? 0, -1)
+    this.unaccount(docid)
     this.ext.set(ext, null)
     this.live.remove(docid)
     this.rewritten.set(docid, null)

@@ -9,7 +9,11 @@
  * outweighs live records. Changes happen only when a batch is published (synchronously), so a search never sees a
  * half-applied batch.
  */
+import { endianness } from 'node:os'
 import { grown } from '../util/typed.js'
+
+/** Records are stored as u32 little-endian: on such a platform the arena's bytes are the stored form. */
+export const LITTLE_ENDIAN = endianness() === 'LE'
 
 export class ForwardRecords {
   data = new Uint32Array(1024)
@@ -34,6 +38,17 @@ export class ForwardRecords {
   get(docid: number): Uint32Array | undefined {
     if (!this.has(docid)) return undefined
     return this.data.subarray(this.start[docid]!, this.end[docid]!)
+  }
+
+  /** A document's record in its stored form (u32 little-endian): a view of the arena when the platform's order is that. */
+  bytes(docid: number): Buffer | undefined {
+    if (!this.has(docid)) return undefined
+    const from = this.start[docid]!
+    const to = this.end[docid]!
+    if (LITTLE_ENDIAN) return Buffer.from(this.data.buffer, this.data.byteOffset + from * 4, (to - from) * 4)
+    const out = Buffer.allocUnsafe((to - from) * 4)
+    for (let k = from; k < to; k++) out.writeUInt32LE(this.data[k]!, (k - from) * 4)
+    return out
   }
 
   /** Set (or, with null or an empty record, remove) a document's record. */

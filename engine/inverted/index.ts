@@ -16,11 +16,11 @@
  * go in the batch's atomic commit; `publish` then applies it in one synchronous step, so a search sees the old or
  * the new index, never a mix.
  */
-import { endianness } from 'node:os'
 import roaring from 'roaring'
 import { keys, type Store, type WriteOp } from '../storage/index.js'
 import { Dictionary } from './dictionary.js'
-import { ForwardRecords } from './forward.js'
+import { ForwardRecords, LITTLE_ENDIAN } from './forward.js'
+import { grown } from '../util/typed.js'
 import type { ExtractedChunk } from './extract.js'
 
 export { Dictionary, type FuzzyMatch } from './dictionary.js'
@@ -53,14 +53,6 @@ function encodePosting(word: string, docids: Bitmap): Buffer {
   return out
 }
 
-function encodeForward(record: Uint32Array): Buffer {
-  const out = Buffer.allocUnsafe(record.length * 4)
-  for (let i = 0; i < record.length; i++) out.writeUInt32LE(record[i]!, i * 4)
-  return out
-}
-
-const LITTLE_ENDIAN = endianness() === 'LE'
-
 /** A stored forward record; a view of `raw` when it can be (the arena copies it). */
 function decodeForward(raw: Buffer): Uint32Array {
   if (LITTLE_ENDIAN && raw.byteOffset % 4 === 0) return new Uint32Array(raw.buffer, raw.byteOffset, raw.byteLength >>> 2)
@@ -75,8 +67,8 @@ export class InvertedIndex {
   readonly wordIds = new Map<string, number>()
   /** word id → documents (undefined: the word is in no live document). */
   postings: (Bitmap | undefined)[] = []
-  /** docid → forward record (one arena). */
-  readonly forward = new ForwardRecords()
+  /** docid → forward record (one arena; a first batch's arena is taken over whole). */
+  forward = new ForwardRecords()
   readonly fields: string[] = []
   readonly fieldIds = new Map<string, number>()
   dictionary = new Dictionary()
@@ -160,10 +152,18 @@ export class InvertedIndex {
   }
 }
 
+/** A draft's mark on a document. */
+const SET = 1
+const REMOVED = 2
+
 /**
  * A batch's edits to one inverted index. Documents are added from extracted chunks (their word and field indexes
  * remapped to the index's ids) or removed; `finalize` computes the new postings of the touched words and the
  * writes; `apply` publishes them. Nothing of the base index changes before `apply`.
+ *
+ * New forward records go in an arena of the draft's own; `finalize` counts, then lays out, the documents each word
+ * gains and loses in flat arrays (a counting sort by word, in internal id order), so a batch of any size costs no
+ * object per document or per word occurrence.
  */
 export class InvertedDraft {
   private readonly newWords: string[] = []
@@ -171,8 +171,12 @@ export class InvertedDraft {
   private nextWordId: number
   private readonly newFields: string[] = []
   private readonly newFieldIds = new Map<string, number>()
-  /** docid → new forward record (null: removed). */
-  private readonly docs = new Map<number, Uint32Array | null>()
+  /** New forward records of the documents marked SET. */
+  private readonly records = new ForwardRecords()
+  /** docid → SET, REMOVED, or 0 (untouched). */
+  private marks = new Uint8Array(1024)
+  private marked = 0
+  private scratch = new Uint32Array(256)
 
   /** `full`: a rebuild — every document of the base is dropped unless added again. */
   constructor(readonly base: InvertedIndex, readonly full = false) {
@@ -200,6 +204,12 @@ export class InvertedDraft {
     return id
   }
 
+  private mark(docid: number, mark: number): void {
+    this.marks = grown(this.marks, docid + 1)
+    if (this.marks[docid] === 0) this.marked++
+    this.marks[docid] = mark
+  }
+
   /** Add (or replace) the documents `docids[i]`, whose words are the i-th run of `chunk`. */
   add(docids: readonly number[], chunk: ExtractedChunk): void {
     const wordMap = new Uint32Array(chunk.words.length)
@@ -210,81 +220,98 @@ export class InvertedDraft {
     let at = 0
     for (const docid of docids) {
       const count = records[at++]!
-      const record = new Uint32Array(count * 2)
+      const record = (this.scratch = grown(this.scratch, count * 2, 0))
       for (let k = 0; k < count; k++) {
         record[2 * k] = wordMap[records[at++]!]!
         const v = records[at++]!
         record[2 * k + 1] = ((fieldMap[v >>> 16]! << 16) | (v & 0xffff)) >>> 0
       }
-      this.docs.set(docid, record)
+      this.records.set(docid, record.subarray(0, count * 2))
+      this.mark(docid, SET)
     }
   }
 
   remove(docid: number): void {
-    this.docs.set(docid, null)
+    this.records.set(docid, null)
+    this.mark(docid, REMOVED)
   }
 
+  /** Documents added, replaced or removed. */
   get touched(): number {
-    return this.docs.size
+    return this.marked
   }
 
   /** The batch's writes, and the step that publishes them. */
   finalize(): { ops: WriteOp[]; apply: () => void } {
     const base = this.base
     const id = base.indexId
-    const adds = new Map<number, number[]>()
-    const removes = new Map<number, number[]>()
-    const seen = new Int32Array(this.nextWordId).fill(-1)
-    const collect = (target: Map<number, number[]>, docid: number, record: Uint32Array, stamp: number) => {
-      for (let k = 0; k < record.length; k += 2) {
-        const w = record[k]!
+    if (this.full) for (const docid of base.forward.docids()) if (!this.records.has(docid)) this.mark(docid, REMOVED)
+    const marks = this.marks
+    const words = this.nextWordId
+    // Per word, the documents it gains (`added`) and, unless rebuilding, loses (`removed`): counted, then laid out.
+    const addedAt = new Uint32Array(words + 1)
+    const removedAt = new Uint32Array(words + 1)
+    const seen = new Uint32Array(words)
+    let stamp = 0
+    const visit = (data: Uint32Array, from: number, to: number, counts: Uint32Array, docid: number, out: Uint32Array | null) => {
+      stamp++
+      for (let k = from; k < to; k += 2) {
+        const w = data[k]!
         if (seen[w] === stamp) continue
         seen[w] = stamp
-        let list = target.get(w)
-        if (!list) target.set(w, (list = []))
-        list.push(docid)
+        if (out) out[counts[w]!++] = docid
+        else counts[w + 1]!++
       }
     }
-    let stamp = 0
+    const pass = (added: Uint32Array | null, removed: Uint32Array | null) => {
+      for (let docid = 0; docid < marks.length; docid++) {
+        if (marks[docid] === 0) continue
+        if (!this.full && base.forward.has(docid)) visit(base.forward.data, base.forward.start[docid]!, base.forward.end[docid]!, removedAt, docid, removed)
+        if (marks[docid] === SET) visit(this.records.data, this.records.start[docid]!, this.records.end[docid]!, addedAt, docid, added)
+      }
+    }
+    pass(null, null)
+    for (let w = 0; w < words; w++) {
+      addedAt[w + 1]! += addedAt[w]!
+      removedAt[w + 1]! += removedAt[w]!
+    }
+    const added = new Uint32Array(addedAt[words]!)
+    const removed = new Uint32Array(removedAt[words]!)
+    // The second pass advances each word's cursor to its end: its start is then the previous word's end.
+    pass(added, removed)
+    const range = (offsets: Uint32Array, w: number) => [w === 0 ? 0 : offsets[w - 1]!, offsets[w]!] as const
+
     const ops: WriteOp[] = []
-    if (!this.full) {
-      for (const [docid, record] of this.docs) {
-        const old = base.forward.get(docid)
-        if (old) collect(removes, docid, old, stamp++)
-        if (record) collect(adds, docid, record, stamp++)
-      }
-    } else {
-      for (const [docid, record] of this.docs) if (record) collect(adds, docid, record, stamp++)
-      for (let w = 0; w < base.postings.length; w++) if (base.postings[w] && !adds.has(w)) removes.set(w, [])
-      for (const docid of base.forward.docids()) if (!this.docs.has(docid)) this.docs.set(docid, null)
-    }
-    const touched = new Set<number>([...adds.keys(), ...removes.keys()])
     const next = new Map<number, Bitmap | undefined>()
     const wordOf = (w: number) => base.words[w] ?? this.newWords[w - base.nextWordId]!
-    for (const w of touched) {
+    for (let w = 0; w < words; w++) {
+      const [addFrom, addTo] = range(addedAt, w)
+      const [removeFrom, removeTo] = range(removedAt, w)
+      const dropped = this.full && base.postings[w] !== undefined
+      if (addFrom === addTo && removeFrom === removeTo && !dropped) continue
       let bitmap: Bitmap
-      if (this.full) bitmap = new RoaringBitmap32()
+      if (this.full || !base.postings[w]) bitmap = new RoaringBitmap32(added.subarray(addFrom, addTo))
       else {
-        bitmap = base.postings[w]?.clone() ?? new RoaringBitmap32()
-        const gone = removes.get(w)
-        if (gone) bitmap.removeMany(gone)
+        bitmap = base.postings[w]!.clone()
+        if (removeFrom < removeTo) bitmap.removeMany(removed.subarray(removeFrom, removeTo))
+        if (addFrom < addTo) bitmap.addMany(added.subarray(addFrom, addTo))
       }
-      const added = adds.get(w)
-      if (added) bitmap.addMany(added)
       if (bitmap.isEmpty) {
         next.set(w, undefined)
-        ops.push({ column: 'postings', key: postingKey(id, w) })
+        ops.push({ column: 'postings', key: postingKey(id, w), unread: true })
       } else {
         next.set(w, bitmap)
-        ops.push({ column: 'postings', key: postingKey(id, w), value: encodePosting(wordOf(w), bitmap) })
+        ops.push({ column: 'postings', key: postingKey(id, w), value: encodePosting(wordOf(w), bitmap), unread: true })
       }
     }
-    for (const [docid, record] of this.docs) {
-      ops.push(record ? { column: 'positions', key: forwardKey(id, docid), value: encodeForward(record) } : { column: 'positions', key: forwardKey(id, docid) })
+    for (let docid = 0; docid < marks.length; docid++) {
+      if (marks[docid] === 0) continue
+      const record = marks[docid] === SET ? this.records.bytes(docid) : undefined
+      ops.push(record ? { column: 'positions', key: forwardKey(id, docid), value: record, unread: true } : { column: 'positions', key: forwardKey(id, docid), unread: true })
     }
     if (this.newFields.length > 0 || this.nextWordId !== base.nextWordId) {
       const meta: Meta = { fields: [...base.fields, ...this.newFields], nextWordId: this.nextWordId }
-      ops.push({ column: 'postings', key: metaKey(id), value: Buffer.from(JSON.stringify(meta)) })
+      ops.push({ column: 'postings', key: metaKey(id), value: Buffer.from(JSON.stringify(meta)), unread: true })
     }
     const apply = () => {
       base.newView()
@@ -300,7 +327,9 @@ export class InvertedDraft {
       }
       base.nextWordId = this.nextWordId
       for (const [w, bitmap] of next) base.postings[w] = bitmap
-      for (const [docid, record] of this.docs) base.forward.set(docid, record)
+      // After a rebuild, or on an index that had no records, the draft's records are the whole new arena.
+      if (this.full || base.forward.count === 0) base.forward = this.records
+      else for (let docid = 0; docid < marks.length; docid++) if (marks[docid] !== 0) base.forward.set(docid, this.records.get(docid) ?? null)
       base.forward.maybeCompact()
       base.dictionary.add(this.newWords.filter((word) => base.postings[this.newWordIds.get(word)!] !== undefined))
     }

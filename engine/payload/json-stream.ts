@@ -304,7 +304,9 @@ class Scanner {
       } catch {
         ok = false
       }
-      if (ok && HUGE_EXPONENT_HINT.test(text)) ok = false
+      // The hint also matches text inside strings ("Mode123"): the values parsed, so only a number out of range
+      // can fail them, and one scan of the window's number tokens settles it.
+      if (ok && HUGE_EXPONENT_HINT.test(text) && hugeNumberFailure(b.subarray(first, last)) !== null) ok = false
     }
     if (!ok) {
       for (let k = 0; k < n; k++) {

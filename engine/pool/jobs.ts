@@ -6,6 +6,7 @@ import { parseJsonBytes, type JsonParse } from '../payload/json.js'
 import { parsePayloadChunk, validatePayloadFile, type PayloadSource, type PayloadValidation } from '../payload/documents.js'
 import type { WorkerPool } from './index.js'
 import { extractWords, type ExtractedChunk, type ExtractionConfig } from '../inverted/extract.js'
+import { prepareDocuments, type PreparedChunk } from '../documents/prepare.js'
 
 export const jobs = {
   /**
@@ -24,10 +25,9 @@ export const jobs = {
   async parsePayloadChunk(input: PayloadSource & { start: number; end: number; csvHeader?: unknown }): Promise<string> {
     return JSON.stringify(await parsePayloadChunk(input))
   },
-  /** `parsePayloadChunk`, plus the searchable words of each document as it stands in the payload. */
-  async parseAndExtract(input: PayloadSource & { start: number; end: number; csvHeader?: unknown; extraction: ExtractionConfig }): Promise<{ docs: string; words: ExtractedChunk }> {
-    const docs = await parsePayloadChunk(input)
-    return { docs: JSON.stringify(docs), words: extractWords(docs, input.extraction) }
+  /** One chunk of a stored payload, ready to store: ids, encodings, fields and words (see documents/prepare.ts). */
+  async prepareChunk(input: PayloadSource & { start: number; end: number; csvHeader?: unknown; primaryKey: string | null; extraction: ExtractionConfig }): Promise<PreparedChunk> {
+    return prepareDocuments(await parsePayloadChunk(input), input.primaryKey, input.extraction)
   },
   /** The searchable words of documents given as JSON text (a JSON array). */
   extractWords(input: { docs: string; extraction: ExtractionConfig }): ExtractedChunk {

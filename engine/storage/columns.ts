@@ -43,4 +43,10 @@ export interface WriteOp {
   column: Column
   key: Uint8Array
   value?: Uint8Array
+  /**
+   * No reader reads this key from disk while the commit is in flight: the data is served from memory once loaded
+   * (an index's postings and forward records, loaded before any batch edits them), or the key is written ahead for
+   * a document that is not live yet. A shadowed commit need not keep the key's old value for readers.
+   */
+  unread?: true
 }

@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads'
 import { createRequire } from 'node:module'
 import { mkdirSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { Packr } from 'msgpackr'
+import { encodeWrites } from './wire.js'
 import { COLUMNS, type Column, type WriteOp } from './columns.js'
 import { siblingModule } from '../util/module-path.js'
 
@@ -18,7 +18,6 @@ export { encode, decode } from './codec.js'
 const require = createRequire(import.meta.url)
 const { RocksLevel } = require('@nxtedition/rocksdb')
 
-const packr = new Packr({ moreTypes: true })
 const COLUMN_INDEX = new Map<Column, number>(COLUMNS.map((c, i) => [c, i]))
 /**
  * RocksDB options per column (the rest keep the binding's defaults: an 8 MB block cache each). Search returns
@@ -98,10 +97,8 @@ export class Store {
     if (this.closed) return Promise.reject(new Error('storage is closed'))
     if (this.writerDead) return Promise.reject(this.writerDead)
     if (ops.length === 0) return Promise.resolve()
-    const encoded = packr.pack(ops.map((op) => [COLUMN_INDEX.get(op.column)!, op.key, op.value ?? null]))
-    // Copy into an ArrayBuffer of its own so it can be transferred instead of cloned.
-    const owned = new Uint8Array(encoded.byteLength)
-    owned.set(encoded)
+    // One buffer of its own, transferred to the writer instead of cloned.
+    const owned = encodeWrites(ops, (op) => COLUMN_INDEX.get(op.column)!)
     const id = this.nextCommitId++
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject })
@@ -118,6 +115,7 @@ export class Store {
   commitShadowed(ops: WriteOp[]): { done: Promise<void>; release(): void } {
     const captured: [Map<string, Buffer | undefined>, string][] = []
     for (const op of ops) {
+      if (op.unread) continue
       let shadow = this.shadows.get(op.column)
       if (!shadow) this.shadows.set(op.column, (shadow = new Map()))
       const hex = Buffer.from(op.key.buffer, op.key.byteOffset, op.key.byteLength).toString('hex')

@@ -3,20 +3,19 @@
  * `sync: true`. Commits that arrive while a write is in progress are grouped into the next WriteBatch, so one
  * fsync makes many commits durable (group commit) and the main thread never waits on the disk.
  *
- * Protocol: the main thread posts `{id, ops}` where `ops` is a msgpack buffer of `[columnIndex, key, value|null][]`;
+ * Protocol: the main thread posts `{id, ops}` where `ops` is a commit in the wire form of wire.ts (transferred);
  * the thread answers `{ids, error?}` once those commits are durable (or failed together).
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { createRequire } from 'node:module'
-import { Packr } from 'msgpackr'
 import { COLUMNS } from './columns.js'
+import { decodeWrites } from './wire.js'
 
 const require = createRequire(import.meta.url)
 const { RocksLevel } = require('@nxtedition/rocksdb')
 
 interface Commit { id: number; ops: Uint8Array }
 
-const packr = new Packr({ moreTypes: true })
 const port = parentPort!
 const db = new RocksLevel(workerData.handle, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
 await db.open()
@@ -37,13 +36,9 @@ function flush(): void {
       // The binding's own batch, not abstract-level's wrapper: the wrapper keeps every batch it hands out
       // registered with the database until it is closed through its public API, which grows the heap without end.
       const batch = db._chainedBatch()
-      for (const commit of group) {
-        for (const [col, key, value] of packr.unpack(commit.ops) as [number, Uint8Array, Uint8Array | null][]) {
-          const column = handles[col]
-          if (value === null) batch._del(Buffer.from(key.buffer, key.byteOffset, key.byteLength), { column })
-          else batch._put(Buffer.from(key.buffer, key.byteOffset, key.byteLength), Buffer.from(value.buffer, value.byteOffset, value.byteLength), { column })
-        }
-      }
+      const put = (column: number, key: Buffer, value: Buffer) => batch._put(key, value, { column: handles[column] })
+      const del = (column: number, key: Buffer) => batch._del(key, { column: handles[column] })
+      for (const commit of group) decodeWrites(commit.ops, put, del)
       batch._writeSync({ sync: true })
       batch._closeSync()
       port.postMessage({ ids })

@@ -1,5 +1,6 @@
 import t from 'tap'
 import { Dictionary } from '../../engine/inverted/dictionary.js'
+import { seededRandom } from '../helpers/random.js'
 
 /** Optimal string alignment distance (the reference the dictionary's walk must agree with). */
 function osa(a: string, b: string): number {
@@ -20,8 +21,7 @@ function prefixDistance(query: string, word: string): number {
   return best
 }
 
-let seed = 42
-const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
+const rand = seededRandom(42).float
 const word = (n: number) => Array.from({ length: n }, () => 'abcde'[Math.floor(rand() * 5)]).join('')
 
 t.test('prefix ranges and merging keep the words sorted and unique', async (t) => {

@@ -1,12 +1,12 @@
 /** The forward-record arena: set, replace, remove, compaction, against a plain map of the same records. */
 import t from 'tap'
 import { ForwardRecords } from '../../engine/inverted/forward.js'
+import { seededRandom } from '../helpers/random.js'
 
 t.test('records read back as written through replacements, removals and compactions', async (t) => {
   const arena = new ForwardRecords()
   const model = new Map<number, number[]>()
-  let seed = 42
-  const rand = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n }
+  const rand = seededRandom(42).int
   let mismatches = 0
   for (let step = 0; step < 20_000; step++) {
     const docid = rand(3000)

@@ -100,6 +100,9 @@ t.test('json and ndjson errors as Meilisearch words them', async (t) => {
   t.equal(await messageOf('json', '[{"a":1e400}]'), jsonError('json', 'number out of range at line 1 column 11'))
   t.equal(await messageOf('json', `[{"a":${'9'.repeat(400)}}]`), jsonError('json', 'number out of range at line 1 column 406'))
   t.same(await docsOf('json', '[{"a":1e300,"b":"1e999"}]'), [{ a: 1e300, b: '1e999' }])
+  // Strings that look like big exponents ("Mode123") next to a real one: only the number fails.
+  t.same(await docsOf('ndjson', '{"a":"Mode123"}\n{"b":"E999","c":1e300}\n'), [{ a: 'Mode123' }, { b: 'E999', c: 1e300 }])
+  t.equal(await messageOf('ndjson', '{"a":"Mode123"}\n{"b":"x","c":-2E+0400}\n'), jsonError('ndjson', 'number out of range at line 2 column 21'))
   // Non-objects: the data error, unless a syntax error comes anywhere in the top-level value.
   t.equal(await messageOf('json', '1'), jsonError('json', 'data are neither an object nor a list of objects'))
   t.equal(await messageOf('json', 'null x'), jsonError('json', 'data are neither an object nor a list of objects'))

@@ -5,6 +5,7 @@
 import t from 'tap'
 import { rmSync } from 'node:fs'
 import { call, serverFor, startServer, tempDir, updateSettings, waitTask } from '../helpers/server.js'
+import { seededRandom } from '../helpers/random.js'
 
 const ids = (body: any) => body.hits.map((h: any) => h.id)
 const sorted = (body: any) => ids(body).sort((a: number, b: number) => a - b)
@@ -105,8 +106,7 @@ for (const size of [400, 2400]) t.test(`every window of a bucket of ${size} is t
   // ties broken by insertion order, scores non-increasing.
   const server = await serverFor(t)
   const words = ['alpha', 'beta', 'gamma', 'delta', 'alphabet', 'alps', 'alpine', 'alpah']
-  let seed = 7
-  const rand = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n }
+  const rand = seededRandom(7).int
   const docs = Array.from({ length: size }, (_, id) => {
     const pick = (n: number) => Array.from({ length: n }, () => words[rand(words.length)]).join(' ')
     const anchor = ['alpha', 'alpah', 'alphas'][rand(3)]
