@@ -63,6 +63,8 @@ export class DocumentBatch {
   private readonly wordApplies: (() => void)[] = []
   /** Internal ids left by clears in this batch. */
   private readonly cleared: number[] = []
+  /** Their document drafts (writes ahead may still be under way: settled before the commit). */
+  private readonly retired: DocumentDraft[] = []
   /** Payload files to remove once the batch is committed. */
   readonly consumedPayloads: string[] = []
 
@@ -224,6 +226,11 @@ export class DocumentBatch {
         received += chunk.ids.length
         words.add(docids, chunk.words)
         if (merged.length > 0) words.add(merged.map((m) => docids[m.at]!), await this.extract(merged.map((m) => m.doc), extraction))
+        // New documents' forward records go to disk with them, ahead of the final commit.
+        for (const docid of docids) {
+          const record = words.recordBytes(docid)
+          if (record && await docs.writeAhead('positions', docid, record)) words.writtenAhead(docid)
+        }
       }
     } catch (err) {
       await Promise.allSettled(inFlight)
@@ -262,6 +269,7 @@ export class DocumentBatch {
     this.settingUids.set(fresh.id, [uid])
     // Its staged rows (if any) are dropped with the old id's data after the commit, or by `abandon` before it.
     this.cleared.push(meta.id)
+    this.retired.push(this.drafts.get(meta.id)!.draft)
     this.drafts.delete(meta.id)
     this.words.delete(meta.id)
     return { ...details, deletedDocuments: deleted }
@@ -308,8 +316,12 @@ export class DocumentBatch {
       const meta = uid === undefined ? undefined : this.deps.draft.get(uid)
       if (meta?.id === id) await this.rebuild(meta)
     }
+    for (const draft of this.retired) await draft.settle()
     for (const [id, { draft }] of this.drafts) {
-      if (!this.stillLive(id)) continue
+      if (!this.stillLive(id)) {
+        await draft.settle()
+        continue
+      }
       await draft.flush()
       for (const op of draft.finalOps()) ops.push(op)
     }
@@ -333,6 +345,8 @@ export class DocumentBatch {
 
   /** The batch will not be committed: drop what it staged. */
   async abandon(): Promise<void> {
+    // Writes ahead still under way would land after the drop: wait for them first.
+    for (const draft of [...this.retired, ...[...this.drafts.values()].map((d) => d.draft)]) await draft.settle()
     for (const id of [...this.drafts.keys(), ...this.cleared]) await this.deps.documents.dropStaged(id)
   }
 }

@@ -10,7 +10,7 @@
  * `dropStaged` removes them.
  */
 import roaring from 'roaring'
-import { Store, keys, encode, decode, type WriteOp } from '../storage/index.js'
+import { Store, WriteBuffer, keys, encode, decode, type WriteOp } from '../storage/index.js'
 import type { Document } from '../payload/documents.js'
 import { decodeDocument, encodeDocument, topLevelFields } from './prepare.js'
 
@@ -39,8 +39,16 @@ const stateKey = (indexId: number) => keys.indexKey(indexId)
 const docKey = (indexId: number, docid: number) => keys.indexKey(indexId, keys.u32(docid))
 const extKey = (indexId: number, ext: string) => keys.indexKey(indexId, ext)
 
-/** Staged rows are flushed once this many bytes wait. */
+/**
+ * Columns with rows keyed by internal document id that a batch writes ahead for its new documents: the documents,
+ * and their forward records (see `DocumentDraft.writeAhead`).
+ */
+const WRITTEN_AHEAD = ['documents', 'positions'] as const
+
+/** Staged rows are written once this many bytes wait. */
 const STAGE_FLUSH_BYTES = 8 << 20
+/** Writes of staged rows under way at once (the thread staging more waits beyond that). */
+const MAX_WRITES_AHEAD = 2
 
 export class DocumentStore {
   private readonly states = new Map<number, DocState>()
@@ -118,15 +126,14 @@ export class DocumentStore {
     const committed = this.store.get('documents', stateKey(indexId))
     const next = committed ? decode<StoredState>(committed).nextDocId : 0
     this.states.delete(indexId)
-    await this.store.clearRange('documents', docKey(indexId, next), keys.indexRange(indexId).lt)
+    for (const column of WRITTEN_AHEAD) await this.store.clearRange(column, docKey(indexId, next), keys.indexRange(indexId).lt)
   }
 
   /** Drop every row of internal ids from `firstUnused` on (rows a crashed batch wrote ahead for an index it created). */
   async dropUnusedIds(firstUnused: number): Promise<void> {
     const from = keys.u32(firstUnused)
     const to = Buffer.alloc(5, 0xff)
-    await this.store.clearRange('documents', from, to)
-    await this.store.clearRange('externalIds', from, to)
+    for (const column of [...WRITTEN_AHEAD, 'externalIds'] as const) await this.store.clearRange(column, from, to)
   }
 
   /** Internal id → external id lookups (published view). */
@@ -150,12 +157,20 @@ export class DocumentDraft {
   /** New versions of documents that were live before the batch (written in the final commit). */
   private readonly rewritten = new Map<number, Buffer | null>()
   /** Staged new documents not yet flushed. */
-  private staged: WriteOp[] = []
-  private stagedBytes = 0
+  private readonly staged = new WriteBuffer()
+  /** The documents in `staged` (their rows are read from memory until written). */
+  private stagedDocids: number[] = []
+  private stagedDocs: Buffer[] = []
+  /** Writes of staged rows under way, oldest first. */
+  private writing: Promise<void>[] = []
   private readonly stagedInMemory = new Map<number, Buffer>()
   private readonly liveBefore: Bitmap
 
+  /** Internal ids from this one on were never committed: their rows can be written ahead. */
+  private readonly firstNew: number
+
   constructor(private readonly store: Store, readonly indexId: number, base: DocState) {
+    this.firstNew = base.nextDocId
     this.live = base.live.clone()
     this.liveBefore = base.live
     this.nextDocId = base.nextDocId
@@ -227,27 +242,65 @@ export class DocumentDraft {
     this.ext.delete(ext) // deleted earlier in this batch, added again
     this.live.add(docid)
     this.account(fields, encoded.byteLength, 1)
-    this.staged.push({ column: 'externalIds', key: extKey(this.indexId, ext), value: keys.u32(docid), unread: true })
+    this.staged.put('externalIds', this.indexId, ext, docid)
     this.stagedExt.set(ext, docid)
     await this.stage(docid, encoded)
     return docid
   }
 
   private async stage(docid: number, encoded: Buffer): Promise<void> {
-    this.staged.push({ column: 'documents', key: docKey(this.indexId, docid), value: encoded, unread: true })
+    this.staged.put('documents', this.indexId, docid, encoded)
     this.stagedInMemory.set(docid, encoded)
-    this.stagedBytes += encoded.byteLength
-    if (this.stagedBytes >= STAGE_FLUSH_BYTES) await this.flush()
+    this.stagedDocids.push(docid)
+    this.stagedDocs.push(encoded)
+    if (this.staged.length >= STAGE_FLUSH_BYTES) await this.startWrites()
   }
 
-  /** Write staged documents (invisible until the final commit). */
+  /**
+   * Start writing the staged rows, without waiting for them unless `MAX_WRITES_AHEAD` writes are already under
+   * way. They are not synced: they are unreachable until the final commit, whose sync makes them durable too (the
+   * write-ahead log is one sequential file).
+   */
+  private async startWrites(): Promise<void> {
+    if (this.staged.length > 0) {
+      const docids = this.stagedDocids
+      const docs = this.stagedDocs
+      this.stagedDocids = []
+      this.stagedDocs = []
+      const written = this.store.commit(this.staged, { sync: false }).then(() => {
+        // Staged rows are read from memory until written (unless staged again since, or deleted).
+        for (let k = 0; k < docids.length; k++) if (this.stagedInMemory.get(docids[k]!) === docs[k]) this.stagedInMemory.delete(docids[k]!)
+      })
+      // Awaited below or by `flush`: never unhandled meanwhile.
+      written.catch(() => {})
+      this.writing.push(written)
+    }
+    while (this.writing.length > MAX_WRITES_AHEAD) await this.writing.shift()
+  }
+
+  /**
+   * Stage a row of another column keyed by a new document's internal id (its forward record, say), written ahead
+   * with the documents and dropped with them if the batch is not committed. False when `docid` is not new: the
+   * caller writes that row in the final commit instead.
+   */
+  async writeAhead(column: (typeof WRITTEN_AHEAD)[number], docid: number, value: Buffer): Promise<boolean> {
+    if (docid < this.firstNew) return false
+    this.staged.put(column, this.indexId, docid, value)
+    if (this.staged.length >= STAGE_FLUSH_BYTES) await this.startWrites()
+    return true
+  }
+
+  /** Wait until no write of staged rows is under way (failed ones included: for a batch being abandoned). */
+  async settle(): Promise<void> {
+    const writing = this.writing
+    this.writing = []
+    await Promise.allSettled(writing)
+  }
+
+  /** Write every staged row, and wait until all are written (invisible until the final commit). */
   async flush(): Promise<void> {
-    if (this.staged.length === 0) return
-    const ops = this.staged
-    this.staged = []
-    this.stagedBytes = 0
-    await this.store.commit(ops)
-    this.stagedInMemory.clear()
+    await this.startWrites()
+    while (this.writing.length > 0) await this.writing.shift()
   }
 
   /** Delete the document with this external id; returns its internal id, undefined when there is none. */
@@ -281,7 +334,8 @@ export class DocumentDraft {
 
   /** The writes that make the draft durable and visible, for the batch's atomic commit (after `flush`). */
   finalOps(): WriteOp[] {
-    const ops: WriteOp[] = [...this.staged]
+    if (this.staged.length > 0) throw new Error('finalOps before flush')
+    const ops: WriteOp[] = []
     for (const ext of this.ext.keys()) ops.push({ column: 'externalIds', key: extKey(this.indexId, ext) })
     for (const [docid, encoded] of this.rewritten) {
       ops.push(encoded === null ? { column: 'documents', key: docKey(this.indexId, docid) } : { column: 'documents', key: docKey(this.indexId, docid), value: encoded })

@@ -7,7 +7,8 @@
  * - A field is searchable when `searchableAttributes` is `["*"]`, or names it or one of its parents.
  * - Each field's words are positioned by `attributeWords` (the first value starts at 0, each further value 8 after).
  */
-import { Tokenizer, attributeWords, localesForField, tokenizerConfig, type FieldValue, type LocalizedRule } from '../tokenizer/index.js'
+import { Tokenizer, forEachAttributeWord, localesForField, tokenizerConfig, type FieldValue, type LocalizedRule } from '../tokenizer/index.js'
+import { grown } from '../util/typed.js'
 
 /** What extraction depends on: the settings that change the indexed words (a change means a reindex). */
 export interface ExtractionConfig {
@@ -98,19 +99,25 @@ export function extractWords(docs: readonly Record<string, unknown>[], config: E
   const wordIndex = new Map<string, number>()
   let records = new Uint32Array(1024)
   let length = 0
-  const push = (v: number) => {
-    if (length === records.length) {
-      const grown = new Uint32Array(records.length * 2)
-      grown.set(records)
-      records = grown
+  let fieldBits = 0
+  const emit = (word: string, position: number) => {
+    let w = wordIndex.get(word)
+    if (w === undefined) {
+      w = words.length
+      words.push(word)
+      wordIndex.set(word, w)
     }
-    records[length++] = v
+    if (length + 2 > records.length) records = grown(records, length + 2)
+    records[length++] = w
+    records[length++] = fieldBits | position
   }
+  const leaves = new Map<string, FieldValue[]>()
   for (const doc of docs) {
     const countAt = length
-    push(0)
-    let count = 0
-    for (const [field, values] of flattenLeaves(doc)) {
+    if (length === records.length) records = grown(records, length + 1)
+    records[length++] = 0
+    leaves.clear()
+    for (const [field, values] of flattenLeaves(doc, leaves)) {
       let ok = searchable.get(field)
       if (ok === undefined) searchable.set(field, (ok = isSearchable(config.searchableAttributes, field)))
       if (!ok) continue
@@ -120,20 +127,10 @@ export function extractWords(docs: readonly Record<string, unknown>[], config: E
         fields.push(field)
         fieldIndex.set(field, fid)
       }
-      const locales = localesForField(config.localizedAttributes, field)
-      for (const { word, position } of attributeWords(tokenizer, values, locales)) {
-        let w = wordIndex.get(word)
-        if (w === undefined) {
-          w = words.length
-          words.push(word)
-          wordIndex.set(word, w)
-        }
-        push(w)
-        push((fid << 16) | position)
-        count++
-      }
+      fieldBits = fid << 16
+      forEachAttributeWord(tokenizer, values, localesForField(config.localizedAttributes, field), emit)
     }
-    records[countAt] = count
+    records[countAt] = (length - countAt - 1) / 2
   }
   return { fields, words, records: records.slice(0, length) }
 }

@@ -152,9 +152,10 @@ export class InvertedIndex {
   }
 }
 
-/** A draft's mark on a document. */
+/** A draft's mark on a document: a new record (written in the final commit, or already written ahead), or none. */
 const SET = 1
 const REMOVED = 2
+const WRITTEN = 3
 
 /**
  * A batch's edits to one inverted index. Documents are added from extracted chunks (their word and field indexes
@@ -231,6 +232,16 @@ export class InvertedDraft {
     }
   }
 
+  /** A document's new record in its stored form (undefined: none). */
+  recordBytes(docid: number): Buffer | undefined {
+    return this.records.bytes(docid)
+  }
+
+  /** The caller wrote the document's current record ahead: the final commit leaves it out. */
+  writtenAhead(docid: number): void {
+    if (this.marks[docid] === SET) this.marks[docid] = WRITTEN
+  }
+
   remove(docid: number): void {
     this.records.set(docid, null)
     this.mark(docid, REMOVED)
@@ -267,7 +278,7 @@ export class InvertedDraft {
       for (let docid = 0; docid < marks.length; docid++) {
         if (marks[docid] === 0) continue
         if (!this.full && base.forward.has(docid)) visit(base.forward.data, base.forward.start[docid]!, base.forward.end[docid]!, removedAt, docid, removed)
-        if (marks[docid] === SET) visit(this.records.data, this.records.start[docid]!, this.records.end[docid]!, addedAt, docid, added)
+        if (marks[docid] !== REMOVED) visit(this.records.data, this.records.start[docid]!, this.records.end[docid]!, addedAt, docid, added)
       }
     }
     pass(null, null)
@@ -305,7 +316,8 @@ export class InvertedDraft {
       }
     }
     for (let docid = 0; docid < marks.length; docid++) {
-      if (marks[docid] === 0) continue
+      if (marks[docid] !== SET && marks[docid] !== REMOVED) continue
+      // A document without words has no record.
       const record = marks[docid] === SET ? this.records.bytes(docid) : undefined
       ops.push(record ? { column: 'positions', key: forwardKey(id, docid), value: record, unread: true } : { column: 'positions', key: forwardKey(id, docid), unread: true })
     }

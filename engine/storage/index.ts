@@ -7,11 +7,12 @@ import { Worker } from 'node:worker_threads'
 import { createRequire } from 'node:module'
 import { mkdirSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { encodeWrites } from './wire.js'
+import { WriteBuffer, encodeWrites } from './wire.js'
 import { COLUMNS, type Column, type WriteOp } from './columns.js'
 import { siblingModule } from '../util/module-path.js'
 
 export { COLUMNS, type Column, type WriteOp } from './columns.js'
+export { WriteBuffer } from './wire.js'
 export * as keys from './keys.js'
 export { encode, decode } from './codec.js'
 
@@ -92,17 +93,21 @@ export class Store {
     return this.db.columns[c]
   }
 
-  /** Apply `ops` atomically; resolves once they are on disk (WAL fsynced). */
-  commit(ops: WriteOp[]): Promise<void> {
+  /**
+   * Apply `ops` atomically; resolves once they are on disk (WAL fsynced). With `sync: false` it resolves once they
+   * are written but not synced (a crash may lose them; the next synced commit makes them durable too): for rows
+   * nothing reaches until a later synced commit.
+   */
+  commit(ops: readonly WriteOp[] | WriteBuffer, { sync = true }: { sync?: boolean } = {}): Promise<void> {
     if (this.closed) return Promise.reject(new Error('storage is closed'))
     if (this.writerDead) return Promise.reject(this.writerDead)
     if (ops.length === 0) return Promise.resolve()
     // One buffer of its own, transferred to the writer instead of cloned.
-    const owned = encodeWrites(ops, (op) => COLUMN_INDEX.get(op.column)!)
+    const owned = ops instanceof WriteBuffer ? ops.take() : encodeWrites(ops, (op) => COLUMN_INDEX.get(op.column)!)
     const id = this.nextCommitId++
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject })
-      this.writer.postMessage({ id, ops: owned }, [owned.buffer])
+      this.writer.postMessage({ id, ops: owned, sync }, [owned.buffer])
     })
   }
 

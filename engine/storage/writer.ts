@@ -3,7 +3,7 @@
  * `sync: true`. Commits that arrive while a write is in progress are grouped into the next WriteBatch, so one
  * fsync makes many commits durable (group commit) and the main thread never waits on the disk.
  *
- * Protocol: the main thread posts `{id, ops}` where `ops` is a commit in the wire form of wire.ts (transferred);
+ * Protocol: the main thread posts `{id, ops, sync}` where `ops` is a commit in the wire form of wire.ts (transferred);
  * the thread answers `{ids, error?}` once those commits are durable (or failed together).
  */
 import { parentPort, workerData } from 'node:worker_threads'
@@ -14,7 +14,7 @@ import { decodeWrites } from './wire.js'
 const require = createRequire(import.meta.url)
 const { RocksLevel } = require('@nxtedition/rocksdb')
 
-interface Commit { id: number; ops: Uint8Array }
+interface Commit { id: number; ops: Uint8Array; sync: boolean }
 
 const port = parentPort!
 const db = new RocksLevel(workerData.handle, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
@@ -39,7 +39,8 @@ function flush(): void {
       const put = (column: number, key: Buffer, value: Buffer) => batch._put(key, value, { column: handles[column] })
       const del = (column: number, key: Buffer) => batch._del(key, { column: handles[column] })
       for (const commit of group) decodeWrites(commit.ops, put, del)
-      batch._writeSync({ sync: true })
+      // One synced commit syncs the group (and every write before it: the log is sequential).
+      batch._writeSync({ sync: group.some((c) => c.sync) })
       batch._closeSync()
       port.postMessage({ ids })
     } catch (err) {

@@ -551,16 +551,19 @@ export function valueText(value: FieldValue): string {
  */
 export function attributeWords(tokenizer: Tokenizer, values: readonly FieldValue[], locales?: readonly string[] | null, maxPosition = MAX_POSITION_PER_ATTRIBUTE): WordPosition[] {
   const out: WordPosition[] = []
+  forEachAttributeWord(tokenizer, values, locales, (word, position) => { out.push({ word, position }) }, maxPosition)
+  return out
+}
+
+/** `attributeWords`, each word handed to `fn` as it is found (no object per word: what indexing uses). */
+export function forEachAttributeWord(tokenizer: Tokenizer, values: readonly FieldValue[], locales: readonly string[] | null | undefined, fn: (word: string, position: number) => void, maxPosition = MAX_POSITION_PER_ATTRIBUTE): void {
   let position = -1
   for (const value of values) {
     position = position < 0 ? 0 : position + MAX_DISTANCE
     if (position >= maxPosition) break
-    const last = tokenizer.forEachWord(valueText(value), typeof value === 'string' ? locales : null, position, (word, p) => {
-      out.push({ word, position: p })
-    }, maxPosition)
+    const last = tokenizer.forEachWord(valueText(value), typeof value === 'string' ? locales : null, position, fn, maxPosition)
     if (last >= 0) position = last
   }
-  return out
 }
 
 const defaultTokenizer = new Tokenizer({ separatorTokens: [], nonSeparatorTokens: [], dictionary: [], stopWords: [] })
