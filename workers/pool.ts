@@ -16,6 +16,7 @@ export function createWorkerPool(threads = availableParallelism()): WorkerPool {
     minThreads: Math.min(1, threads),
     maxThreads: Math.max(1, threads),
     idleTimeout: 60_000,
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
   })
   return {
     threads: Math.max(1, threads),

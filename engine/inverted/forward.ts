@@ -72,9 +72,15 @@ export class ForwardRecords {
     this.count++
   }
 
-  /** Rewrite the arena in internal id order when garbage outweighs the live records. */
+  /**
+   * Rewrite the arena in internal id order when garbage outweighs the live records; else give back spare capacity
+   * beyond a quarter of what is used (an arena grows by doubling).
+   */
   maybeCompact(): void {
-    if (this.garbage <= this.used / 2) return
+    if (this.garbage <= this.used / 2) {
+      if (this.data.length > 1024 && this.data.length > this.used + (this.used >>> 2)) this.data = this.data.slice(0, Math.max(1024, this.used))
+      return
+    }
     const live = this.used - this.garbage
     const data = new Uint32Array(Math.max(1024, live))
     let at = 0

@@ -42,7 +42,7 @@ export interface PayloadValidationOptions {
   blockSize?: number
 }
 
-export const DEFAULT_CHUNK_SIZE = 4 << 20
+export const DEFAULT_CHUNK_SIZE = 1 << 20
 
 export function missingPayloadMessage(format: PayloadFormat): string {
   return `A ${format} payload is missing.`

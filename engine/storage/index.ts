@@ -19,7 +19,6 @@ export { encode, decode } from './codec.js'
 const require = createRequire(import.meta.url)
 const { RocksLevel } = require('@nxtedition/rocksdb')
 
-const COLUMN_INDEX = new Map<Column, number>(COLUMNS.map((c, i) => [c, i]))
 /**
  * RocksDB options per column (the rest keep the binding's defaults: an 8 MB block cache each). Search returns
  * documents read at random: a larger cache of uncompressed blocks saves decompressing them on every hit.
@@ -35,6 +34,10 @@ export interface ScanOptions {
   limit?: number
 }
 
+/** Written commits' buffers kept for reuse: how many, and up to what size. */
+const SPARES = 2
+const SPARE_MAX_BYTES = 12 << 20
+
 type RocksHandle = any // the binding has no types
 
 export class Store {
@@ -44,6 +47,8 @@ export class Store {
   private nextCommitId = 1
   private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>()
   private closed = false
+  /** Buffers of written commits, for the next ones (see `buffer`). */
+  private readonly spares: ArrayBuffer[] = []
   /** Set when the writer thread died: every later commit fails instead of waiting forever. */
   private writerDead: Error | null = null
 
@@ -51,8 +56,9 @@ export class Store {
     this.path = path
     this.db = db
     this.writer = writer
-    writer.on('message', (msg: { ids?: number[]; error?: { message: string; code?: string } }) => {
+    writer.on('message', (msg: { ids?: number[]; buffers?: ArrayBuffer[]; error?: { message: string; code?: string } }) => {
       if (!msg.ids) return
+      for (const buffer of msg.buffers ?? []) this.recycle(buffer)
       for (const id of msg.ids) {
         const w = this.waiting.get(id)
         if (!w) continue
@@ -102,13 +108,32 @@ export class Store {
     if (this.closed) return Promise.reject(new Error('storage is closed'))
     if (this.writerDead) return Promise.reject(this.writerDead)
     if (ops.length === 0) return Promise.resolve()
-    // One buffer of its own, transferred to the writer instead of cloned.
-    const owned = ops instanceof WriteBuffer ? ops.take() : encodeWrites(ops, (op) => COLUMN_INDEX.get(op.column)!)
+    // One buffer of its own, transferred to the writer instead of cloned (and back for reuse once written).
+    const alloc = (size: number) => this.buffer(size)
+    const owned = ops instanceof WriteBuffer ? ops.take(alloc) : encodeWrites(ops, alloc)
     const id = this.nextCommitId++
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject })
       this.writer.postMessage({ id, ops: owned, sync }, [owned.buffer])
     })
+  }
+
+  /**
+   * A buffer for a commit of `size` bytes: a written commit's buffer when one is big enough. Transferred buffers
+   * are garbage to the thread they went to until its next collection, which large external allocations do not
+   * hasten: handing them back and reusing them keeps a stream of commits from piling up dead buffers there.
+   */
+  private buffer(size: number): Uint8Array<ArrayBuffer> {
+    const k = this.spares.findIndex((b) => b.byteLength >= size && b.byteLength <= 4 * size + 4096)
+    if (k < 0) return new Uint8Array(size)
+    const [spare] = this.spares.splice(k, 1)
+    return new Uint8Array(spare!, 0, size)
+  }
+
+  private recycle(buffer: ArrayBuffer): void {
+    if (buffer.byteLength > SPARE_MAX_BYTES || buffer.byteLength < 4096) return
+    this.spares.push(buffer)
+    if (this.spares.length > SPARES) this.spares.sort((a, b) => b.byteLength - a.byteLength).pop()
   }
 
   /**

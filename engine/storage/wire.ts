@@ -45,9 +45,10 @@ export class WriteBuffer {
     this.length = at + valueBytes
   }
 
-  /** The writes so far, in a buffer of their own (transferable); the buffer is empty again. */
-  take(): Uint8Array<ArrayBuffer> {
-    const out = this.bytes.slice(0, this.length)
+  /** The writes so far, copied into a buffer of `alloc`'s (transferable); the buffer is empty again. */
+  take(alloc: (size: number) => Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+    const out = alloc(this.length)
+    out.set(this.bytes.subarray(0, this.length))
     this.length = 0
     return out
   }
@@ -60,15 +61,15 @@ export class WriteBuffer {
   }
 }
 
-/** Encode `ops` (`columnIndex` maps a column to its index in COLUMNS) into a buffer of its own (transferable). */
-export function encodeWrites(ops: readonly WriteOp[], columnIndex: (op: WriteOp) => number): Uint8Array<ArrayBuffer> {
+/** Encode `ops` into a buffer of `alloc`'s (transferable). */
+export function encodeWrites(ops: readonly WriteOp[], alloc: (size: number) => Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   let size = 0
   for (const op of ops) size += 9 + op.key.byteLength + (op.value ? op.value.byteLength : 0)
-  const out = new Uint8Array(size)
-  const view = new DataView(out.buffer)
+  const out = alloc(size)
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength)
   let at = 0
   for (const op of ops) {
-    out[at] = columnIndex(op)
+    out[at] = COLUMN_INDEX.get(op.column)!
     view.setUint32(at + 1, op.key.byteLength, true)
     out.set(op.key, at + 5)
     at += 5 + op.key.byteLength

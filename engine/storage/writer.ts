@@ -42,7 +42,9 @@ function flush(): void {
       // One synced commit syncs the group (and every write before it: the log is sequential).
       batch._writeSync({ sync: group.some((c) => c.sync) })
       batch._closeSync()
-      port.postMessage({ ids })
+      // The buffers go back to the main thread for reuse (see Store.buffer).
+      const buffers = group.map((c) => c.ops.buffer as ArrayBuffer)
+      port.postMessage({ ids, buffers }, buffers)
     } catch (err) {
       const e = err as Error & { code?: string }
       port.postMessage({ ids, error: { message: e.message, code: e.code } })
