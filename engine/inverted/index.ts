@@ -79,6 +79,8 @@ export class InvertedIndex {
   readonly prefixCache = new Map<string, Bitmap>()
   /** Word id → its documents per field id, for frequent words (built on demand, dropped at publish). */
   private readonly fieldPostingsCache = new Map<number, Bitmap[]>()
+  /** Word id → its documents by best position cost, for frequent words (likewise). */
+  private readonly positionPostingsCache = new Map<number, Bitmap[]>()
 
   constructor(readonly indexId: number) {}
 
@@ -87,6 +89,7 @@ export class InvertedIndex {
     this.version++
     this.prefixCache.clear()
     this.fieldPostingsCache.clear()
+    this.positionPostingsCache.clear()
   }
 
   wordId(word: string): number | undefined {
@@ -123,7 +126,39 @@ export class InvertedIndex {
     }
     const out: Bitmap[] = []
     for (let fid = 0; fid < lists.length; fid++) out[fid] = lists[fid] ? RoaringBitmap32.from(lists[fid]!) : new RoaringBitmap32()
-    if (docs && docs.size >= FREQUENT_WORD_DOCS) this.fieldPostingsCache.set(wordId, out)
+    if (this.isFrequent(wordId)) this.fieldPostingsCache.set(wordId, out)
+    return out
+  }
+
+  /** Whether a word's per-field and per-position postings are kept once computed (it is in many documents). */
+  isFrequent(wordId: number): boolean {
+    return (this.postings[wordId]?.size ?? 0) >= FREQUENT_WORD_DOCS
+  }
+
+  /**
+   * The documents holding a word by the position cost of its best occurrence in any field (index: `cost(position)`,
+   * 0 to `costs − 1`), from the forward records: what milli reads from `word_position_docids`, computed on demand
+   * and kept for frequent words.
+   */
+  positionPostings(wordId: number, costs: number, cost: (position: number) => number): Bitmap[] {
+    const cached = this.positionPostingsCache.get(wordId)
+    if (cached) return cached
+    const docs = this.postings[wordId]
+    const lists: number[][] = Array.from({ length: costs }, () => [])
+    if (docs) {
+      const { data, start, end } = this.forward
+      for (const docid of docs) {
+        let best = costs
+        for (let k = start[docid]!, to = end[docid]!; k < to && best > 0; k += 2) {
+          if (data[k] !== wordId) continue
+          const c = cost(data[k + 1]! & 0xffff)
+          if (c < best) best = c
+        }
+        if (best < costs) lists[best]!.push(docid)
+      }
+    }
+    const out = lists.map((list) => new RoaringBitmap32(list))
+    if (this.isFrequent(wordId)) this.positionPostingsCache.set(wordId, out)
     return out
   }
 

@@ -11,7 +11,7 @@
  */
 import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import type { MatchingStrategy } from './query.js'
-import { COMPONENTS, costsOf, evaluationOf, ruleCodes, scoreOf, type Evaluation, type Matcher, type RankingContext } from './ranking.js'
+import { COMPONENTS, POSITION_COSTS, costsOf, evaluationOf, positionCost, ruleCodes, scoreOf, type Evaluation, type Matcher, type RankingContext } from './ranking.js'
 import type { Term } from './terms.js'
 import { grown } from '../util/typed.js'
 
@@ -86,47 +86,124 @@ const SPLIT_MIN_DOCS = 2000
 /**
  * A bucket whose kept set is one term, split into sub-buckets in rank order with bitmap operations: by the term's
  * cheapest typo (the typo rule), then by the weight of the best field holding a derivation of that typo (attribute
- * rank), as milli's rules would split it. Every document of a sub-bucket then has the same costs for those rules,
- * so ranking the sub-buckets one after the other, each document by document, gives the full order while only the
- * sub-buckets that reach the window are matched. Null when the split does not apply: derivations that are
- * phrases or concatenations, searched or typo-restricted fields, or rules in another order.
+ * rank) and, under the attribute rule, by the position cost of its best occurrence (word position), as milli's
+ * rules would split it. Every document of a sub-bucket then has the same costs for those rules, so ranking the
+ * sub-buckets one after the other, each document by document, gives the full order while only the sub-buckets
+ * that reach the window are matched; refining stops once `need` documents are placed (the rest follows as one
+ * part). A typo level holding a phrase (a split word) is left whole. Null when the split does not apply:
+ * concatenations, searched or typo-restricted fields, or rules in another order.
  */
-function splitSingleTerm(ctx: RankingContext, index: InvertedIndex, term: Term, docs: Bitmap): Bitmap[] | null {
+function splitSingleTerm(ctx: RankingContext, index: InvertedIndex, term: Term, docs: Bitmap, need: number): Bitmap[] | null {
   const { plan, rules } = ctx
-  if (plan.fieldAllowed || plan.exactFields || term.phrases.length > 0 || term.words.some((d) => d.span !== 1)) return null
+  if (plan.fieldAllowed || plan.exactFields || term.words.some((d) => d.span !== 1)) return null
   if (rules[0] !== 'words' || rules[1] !== 'typo') return null
-  const next = rules[2] === 'proximity' ? rules[3] : rules[2]
+  const at = rules[2] === 'proximity' ? 3 : 2
+  const next = rules[at]
   const byWeight = next === 'attribute' || next === 'attributeRank'
-  const levels = [...new Set(term.words.map((d) => d.typo))].sort((a, b) => a - b)
+  // Field weight then word position: one rule (attribute) or two in a row. Kept position postings are those of a
+  // term first in the query (position costs depend on the query position).
+  const byPosition = (next === 'attribute' || (next === 'attributeRank' && rules[at + 1] === 'wordPosition')) && term.position === 0
+  // Typo levels of the words and of the phrases (split words): a level with a phrase is left whole.
+  const levels = [...new Set([...term.words, ...term.phrases].map((d) => d.typo))].sort((a, b) => a - b)
   // A field's weight as the attribute rule counts it (a field out of `searchableAttributes` weighs the maximum).
   const weightOf = (fid: number) => Math.min(plan.weights[fid] ?? plan.maxWeight, plan.maxWeight)
   const weights = [...new Set([...Array.from(plan.weights, (_, fid) => weightOf(fid)), plan.maxWeight])].sort((a, b) => a - b)
   const out: Bitmap[] = []
+  let placed = 0
   let seen: Bitmap = new RoaringBitmap32()
   for (const typo of levels) {
     const derivations = term.words.filter((d) => d.typo === typo)
-    const postings = derivations.map((d) => index.postings[d.wordId]).filter((b): b is Bitmap => b !== undefined)
-    let level = RoaringBitmap32.andNot(RoaringBitmap32.and(docs, RoaringBitmap32.orMany(postings)), seen)
+    const phrases = term.phrases.filter((p) => p.typo === typo)
+    // One typo level: its documents are the term's (a prefix's union is already made).
+    const holding = levels.length === 1 ? term.docids : RoaringBitmap32.orMany([
+      ...derivations.map((d) => index.postings[d.wordId]).filter((b): b is Bitmap => b !== undefined),
+      ...phrases.map((p) => p.docids),
+    ])
+    const level = RoaringBitmap32.andNot(RoaringBitmap32.and(docs, holding), seen)
     if (level.isEmpty) continue
     seen = RoaringBitmap32.or(seen, level)
-    if (!byWeight || weights.length <= 1) { out.push(level); continue }
-    const perField = derivations.map((d) => index.fieldPostings(d.wordId))
-    for (const weight of weights) {
-      const inFields: Bitmap[] = []
-      for (const fields of perField) {
-        fields.forEach((b, fid) => { if (b && weightOf(fid) === weight) inFields.push(b) })
+    const parts = !byWeight || weights.length <= 1 || placed >= need || phrases.length > 0 ? [level] : splitByPlace(index, derivations.map((d) => d.wordId), level, weights, weightOf, byPosition, need - placed)
+    for (const part of parts) { out.push(part); placed += part.size }
+  }
+  return out
+}
+
+/** The position cost of every field position for a term first in the query. */
+const FIRST_POSITION_COST = Uint8Array.from({ length: 0x10000 }, (_, p) => positionCost(p, 0))
+const firstPositionCost = (position: number) => FIRST_POSITION_COST[position]!
+
+/** Word ids of the current split (`stamp[word] === generation`), reused across searches. */
+const wordMarks = { stamp: new Uint32Array(1024), generation: 0 }
+
+/**
+ * `level` (documents holding one of `wordIds`) by the weight of the best field holding one of them (`weights`
+ * order), then with `byPosition` by the position cost of their best occurrence in any field (the two minimums
+ * are taken separately, as `Matcher.measure` takes them). A document's part is the first it appears in: frequent
+ * words bring their kept per-field and per-position postings; the documents of the other words are read once.
+ * Once `need` documents are placed, the rest follows as one part.
+ */
+function splitByPlace(index: InvertedIndex, wordIds: readonly number[], level: Bitmap, weights: readonly number[], weightOf: (fid: number) => number, byPosition: boolean, need: number): Bitmap[] {
+  const rankOf = new Map(weights.map((w, k) => [w, k]))
+  const fieldRank = Int32Array.from({ length: index.fields.length }, (_, fid) => rankOf.get(weightOf(fid))!)
+  const R = weights.length
+  const C = byPosition ? POSITION_COSTS : 0
+  const byRank: Bitmap[][] = Array.from({ length: R }, () => [])
+  const byCost: Bitmap[][] = Array.from({ length: C }, () => [])
+  const rare: number[] = []
+  for (const w of wordIds) {
+    if (!index.isFrequent(w)) { rare.push(w); continue }
+    index.fieldPostings(w).forEach((b, fid) => { if (b && !b.isEmpty) byRank[fieldRank[fid]!]!.push(b) })
+    if (byPosition) index.positionPostings(w, C, firstPositionCost).forEach((b, c) => { if (!b.isEmpty) byCost[c]!.push(b) })
+  }
+  if (rare.length > 0) {
+    wordMarks.stamp = grown(wordMarks.stamp, index.words.length)
+    const { stamp } = wordMarks
+    const generation = ++wordMarks.generation
+    for (const w of rare) stamp[w] = generation
+    const rareDocs = RoaringBitmap32.and(level, RoaringBitmap32.orMany(rare.map((w) => index.postings[w]).filter((b): b is Bitmap => b !== undefined)))
+    const rankLists: number[][] = Array.from({ length: R }, () => [])
+    const costLists: number[][] = Array.from({ length: C }, () => [])
+    const { data, start, end } = index.forward
+    for (const docid of rareDocs.toUint32Array()) {
+      let rank = R
+      let cost = C
+      for (let k = start[docid]!, to = end[docid]!; k < to; k += 2) {
+        if (stamp[data[k]!] !== generation) continue
+        const at = data[k + 1]!
+        const r = fieldRank[at >>> 16]!
+        if (r < rank) rank = r
+        if (byPosition) {
+          const c = FIRST_POSITION_COST[at & 0xffff]!
+          if (c < cost) cost = c
+        }
       }
-      if (inFields.length === 0) continue
-      const part = RoaringBitmap32.and(level, RoaringBitmap32.orMany(inFields))
+      if (rank < R) rankLists[rank]!.push(docid)
+      if (cost < C) costLists[cost]!.push(docid)
+    }
+    rankLists.forEach((list, r) => { if (list.length > 0) byRank[r]!.push(new RoaringBitmap32(list)) })
+    costLists.forEach((list, c) => { if (list.length > 0) byCost[c]!.push(new RoaringBitmap32(list)) })
+  }
+  const out: Bitmap[] = []
+  let rest = level
+  let placed = 0
+  for (let r = 0; r < R && !rest.isEmpty && placed < need; r++) {
+    let inRank = RoaringBitmap32.and(rest, RoaringBitmap32.orMany(byRank[r]!))
+    if (inRank.isEmpty) continue
+    rest = RoaringBitmap32.andNot(rest, inRank)
+    for (let c = 0; c < C && !inRank.isEmpty && placed < need; c++) {
+      const part = RoaringBitmap32.and(inRank, RoaringBitmap32.orMany(byCost[c]!))
       if (part.isEmpty) continue
       out.push(part)
-      level = RoaringBitmap32.andNot(level, part)
-      if (level.isEmpty) break
+      placed += part.size
+      inRank = RoaringBitmap32.andNot(inRank, part)
     }
-    // Every document has a best occurrence in some field: nothing is left, unless the records disagree with the
-    // postings; then those documents rank after the others of their typo level.
-    if (!level.isEmpty) out.push(level)
+    if (!inRank.isEmpty) {
+      out.push(inRank)
+      placed += inRank.size
+    }
   }
+  // Beyond the window, or (if the records disagreed with the postings) in no part: after the others.
+  if (!rest.isEmpty) out.push(rest)
   return out
 }
 
@@ -181,10 +258,13 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
   // Large single-term buckets are split by typo and field weight first (see `splitSingleTerm`).
   if (wordsIndex === 0 && input.index && !input.verify) {
     const index = input.index
+    let before = 0
     groups = groups.flatMap((bucket) => {
       const kept = levels[bucket.level]!
-      if (kept.length !== 1 || bucket.docs.size < SPLIT_MIN_DOCS) return [bucket]
-      const parts = splitSingleTerm(ctx, index, kept[0]!, bucket.docs)
+      const need = want - before
+      before += bucket.docs.size
+      if (kept.length !== 1 || bucket.docs.size < SPLIT_MIN_DOCS || (need <= 0 && threshold === null)) return [bucket]
+      const parts = splitSingleTerm(ctx, index, kept[0]!, bucket.docs, threshold === null ? need : Infinity)
       return parts ? parts.map((docs) => ({ docs, level: bucket.level })) : [bucket]
     })
   }

@@ -358,7 +358,7 @@ export class Matcher {
       const field = a >>> 16
       const w = field < weights.length ? weights[field]! : maxWeight
       if (w < minWeight[t]!) minWeight[t] = w
-      const c = costFromDistance(Math.abs(bucketedPosition(a & 0xffff) - keptPosition[t]!))
+      const c = positionCost(a & 0xffff, keptPosition[t]!)
       if (c < minPos[t]!) minPos[t] = c
     }
     let typoCost = 0
@@ -452,6 +452,14 @@ export function bucketedPosition(p: number): number {
   if (p < 24) return 24
   return 2 ** Math.ceil(Math.log2(p))
 }
+
+/** The word position rule's cost of a term at `position` in its field and `queryPosition` in the query (0 to 10). */
+export function positionCost(position: number, queryPosition: number): number {
+  return costFromDistance(Math.abs(bucketedPosition(position) - queryPosition))
+}
+
+/** Distinct position costs. */
+export const POSITION_COSTS = 11
 
 function costFromDistance(d: number): number {
   if (d <= 1) return d

@@ -102,8 +102,8 @@ t.test('index_not_found and placeholder search', async (t) => {
 
 for (const size of [400, 2400]) t.test(`every window of a bucket of ${size} is the matching slice of the full ranking`, async (t) => {
   // All documents match `alpha` (one words bucket): windows of 20 rank only their part of the bucket (a bounded
-  // heap; from 2,000 documents, sub-buckets by typo and field weight first), and must agree with the full order,
-  // ties broken by insertion order, scores non-increasing.
+  // heap; from 2,000 documents, sub-buckets by typo, field weight and word position first), and must agree with
+  // the full order, ties broken by insertion order, scores non-increasing.
   const server = await serverFor(t)
   const words = ['alpha', 'beta', 'gamma', 'delta', 'alphabet', 'alps', 'alpine', 'alpah']
   const rand = seededRandom(7).int
@@ -122,6 +122,9 @@ for (const size of [400, 2400]) t.test(`every window of a bucket of ${size} is t
     t.ok(full.hits.length > size / 2, `${q}: most documents`)
     const scores = full.hits.map((h: any) => h._rankingScore)
     t.ok(scores.every((s: number, i: number) => i === 0 || s <= scores[i - 1]), `${q}: scores never increase`)
+    // Searching the same fields by name ranks each document on its own, without sub-buckets: the same order.
+    const unsplit = await search(server.url, 'window', q, { limit: size, attributesToSearchOn: ['title', 'body'] })
+    t.same(ids(full), ids(unsplit), `${q}: the order of document-by-document ranking`)
     for (const offset of [0, 20, 190, Math.floor(full.hits.length / 2), full.hits.length - 5]) {
       const page = await search(server.url, 'window', q, { offset, limit: 20 })
       t.same(ids(page), ids(full).slice(offset, offset + 20), `${q}: offset ${offset}`)
