@@ -277,7 +277,7 @@ export class DocumentBatch {
 
   /** Rebuild the inverted index of an index from all its documents (after a settings change of its words). */
   private async rebuild(meta: IndexMeta): Promise<void> {
-    const words = new InvertedDraft(await this.deps.inverted.get(meta.id), true)
+    const words = new InvertedDraft(await this.deps.inverted.get(meta.id), true, this.words.get(meta.id))
     this.words.set(meta.id, words)
     const config = this.extraction(meta)
     const pending: Promise<void>[] = []

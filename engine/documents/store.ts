@@ -121,12 +121,30 @@ export class DocumentStore {
     this.states.delete(indexId)
   }
 
-  /** Drop staged rows left above the committed state (after a crash or an abandoned batch). */
+  /**
+   * Drop staged rows left above the committed state (after a crash or an abandoned batch): the id mappings written
+   * ahead (to internal ids from the committed `nextDocId` on, which later batches reuse), then the rows keyed by
+   * those internal ids. The mappings go first, and only when staged documents remain (staged together, in one
+   * write): the scan of an index's mappings is skipped when nothing was staged, and an interrupted drop is resumed
+   * at the next start.
+   */
   async dropStaged(indexId: number): Promise<void> {
     const committed = this.store.get('documents', stateKey(indexId))
     const next = committed ? decode<StoredState>(committed).nextDocId : 0
     this.states.delete(indexId)
-    for (const column of WRITTEN_AHEAD) await this.store.clearRange(column, docKey(indexId, next), keys.indexRange(indexId).lt)
+    const staged = { gte: docKey(indexId, next), lt: keys.indexRange(indexId).lt }
+    let any = false
+    for await (const _ of this.store.scan('documents', { ...staged, limit: 1 })) any = true
+    if (any) {
+      let doomed: WriteOp[] = []
+      for await (const [key, value] of this.store.scan('externalIds', keys.indexRange(indexId))) {
+        if (keys.readU32(value) < next) continue
+        doomed.push({ column: 'externalIds', key })
+        if (doomed.length >= 10_000) { await this.store.commit(doomed); doomed = [] }
+      }
+      await this.store.commit(doomed)
+    }
+    for (const column of WRITTEN_AHEAD) await this.store.clearRange(column, staged.gte, staged.lt)
   }
 
   /** Drop every row of internal ids from `firstUnused` on (rows a crashed batch wrote ahead for an index it created). */
@@ -152,6 +170,8 @@ export class DocumentDraft {
   private rawSize: number
   /** External ids whose documents this batch deletes (their mappings go in the final commit). */
   private readonly ext = new Map<string, null>()
+  /** Mappings of ids this batch deleted then added again, for the final commit (see `putEncoded`). */
+  private readonly deferredExt = new Map<string, number>()
   /** External id → internal id of the documents this batch added (flushed or not). */
   private readonly stagedExt = new Map<string, number>()
   /** New versions of documents that were live before the batch (written in the final commit). */
@@ -231,7 +251,8 @@ export class DocumentDraft {
     if (existing !== undefined) {
       this.unaccount(existing)
       this.account(fields, encoded.byteLength, 1)
-      if (this.liveBefore.has(existing)) this.rewritten.set(existing, encoded)
+      // Held until the final commit: a copy, not a view that would keep the whole prepared chunk alive.
+      if (this.liveBefore.has(existing)) this.rewritten.set(existing, Buffer.from(encoded))
       else await this.stage(existing, encoded)
       return existing
     }
@@ -239,10 +260,12 @@ export class DocumentDraft {
     // the document becomes live with the batch's commit. So the final commit stays small however many new
     // documents the batch adds.
     const docid = this.nextDocId++
-    this.ext.delete(ext) // deleted earlier in this batch, added again
     this.live.add(docid)
     this.account(fields, encoded.byteLength, 1)
-    this.staged.put('externalIds', this.indexId, ext, docid)
+    // Deleted earlier in this batch and added again: its published mapping may still serve readers (and must
+    // survive a failed batch), so the new one waits for the final commit instead of being written ahead.
+    if (this.ext.delete(ext)) this.deferredExt.set(ext, docid)
+    else this.staged.put('externalIds', this.indexId, ext, docid)
     this.stagedExt.set(ext, docid)
     await this.stage(docid, encoded)
     return docid
@@ -309,6 +332,7 @@ export class DocumentDraft {
     if (docid === undefined) return undefined
     this.unaccount(docid)
     this.ext.set(ext, null)
+    this.deferredExt.delete(ext)
     this.live.remove(docid)
     this.rewritten.set(docid, null)
     this.stagedInMemory.delete(docid)
@@ -337,6 +361,7 @@ export class DocumentDraft {
     if (this.staged.length > 0) throw new Error('finalOps before flush')
     const ops: WriteOp[] = []
     for (const ext of this.ext.keys()) ops.push({ column: 'externalIds', key: extKey(this.indexId, ext) })
+    for (const [ext, docid] of this.deferredExt) ops.push({ column: 'externalIds', key: extKey(this.indexId, ext), value: keys.u32(docid) })
     for (const [docid, encoded] of this.rewritten) {
       ops.push(encoded === null ? { column: 'documents', key: docKey(this.indexId, docid) } : { column: 'documents', key: docKey(this.indexId, docid), value: encoded })
     }

@@ -34,6 +34,14 @@ export { RoaringBitmap32 }
 /** Words in at least this many documents keep their per-field postings once computed. */
 const FREQUENT_WORD_DOCS = 1000
 
+/** Words whose per-field (or per-position) postings are kept at once, per view; the oldest kept go first. */
+const KEPT_WORDS = 4096
+
+function keep<V>(cache: Map<number, V>, key: number, value: V): void {
+  if (cache.size >= KEPT_WORDS) cache.delete(cache.keys().next().value!)
+  cache.set(key, value)
+}
+
 interface Meta {
   fields: string[]
   nextWordId: number
@@ -126,8 +134,13 @@ export class InvertedIndex {
     }
     const out: Bitmap[] = []
     for (let fid = 0; fid < lists.length; fid++) out[fid] = lists[fid] ? RoaringBitmap32.from(lists[fid]!) : new RoaringBitmap32()
-    if (this.isFrequent(wordId)) this.fieldPostingsCache.set(wordId, out)
+    if (this.isFrequent(wordId)) keep(this.fieldPostingsCache, wordId, out)
     return out
+  }
+
+  /** Whether a word's per-field (and, with `positions`, per-position) postings are already kept. */
+  hasKeptPlaces(wordId: number, positions: boolean): boolean {
+    return this.fieldPostingsCache.has(wordId) && (!positions || this.positionPostingsCache.has(wordId))
   }
 
   /** Whether a word's per-field and per-position postings are kept once computed (it is in many documents). */
@@ -158,7 +171,7 @@ export class InvertedIndex {
       }
     }
     const out = lists.map((list) => new RoaringBitmap32(list))
-    if (this.isFrequent(wordId)) this.positionPostingsCache.set(wordId, out)
+    if (this.isFrequent(wordId)) keep(this.positionPostingsCache, wordId, out)
     return out
   }
 
@@ -213,10 +226,16 @@ export class InvertedDraft {
   private marks = new Uint8Array(1024)
   private marked = 0
   private scratch = new Uint32Array(256)
+  /** docid → 1 when a record of it was written ahead in this batch (its row must go if the record does). */
+  private ahead = new Uint8Array(1024)
 
-  /** `full`: a rebuild — every document of the base is dropped unless added again. */
-  constructor(readonly base: InvertedIndex, readonly full = false) {
+  /**
+   * `full`: a rebuild — every document of the base is dropped unless added again. `previous`: the draft this one
+   * replaces in the batch (a rebuild after additions), whose records written ahead this one must account for.
+   */
+  constructor(readonly base: InvertedIndex, readonly full = false, previous?: InvertedDraft) {
     this.nextWordId = base.nextWordId
+    if (previous) this.ahead = previous.ahead.slice()
   }
 
   private wordIdOf(word: string): number {
@@ -275,6 +294,8 @@ export class InvertedDraft {
   /** The caller wrote the document's current record ahead: the final commit leaves it out. */
   writtenAhead(docid: number): void {
     if (this.marks[docid] === SET) this.marks[docid] = WRITTEN
+    this.ahead = grown(this.ahead, docid + 1)
+    this.ahead[docid] = 1
   }
 
   remove(docid: number): void {
@@ -291,7 +312,10 @@ export class InvertedDraft {
   finalize(): { ops: WriteOp[]; apply: () => void } {
     const base = this.base
     const id = base.indexId
-    if (this.full) for (const docid of base.forward.docids()) if (!this.records.has(docid)) this.mark(docid, REMOVED)
+    if (this.full) {
+      for (const docid of base.forward.docids()) if (!this.records.has(docid)) this.mark(docid, REMOVED)
+      for (let docid = 0; docid < this.ahead.length; docid++) if (this.ahead[docid] === 1 && !this.records.has(docid)) this.mark(docid, REMOVED)
+    }
     const marks = this.marks
     const words = this.nextWordId
     // Per word, the documents it gains (`added`) and, unless rebuilding, loses (`removed`): counted, then laid out.
@@ -352,9 +376,10 @@ export class InvertedDraft {
     }
     for (let docid = 0; docid < marks.length; docid++) {
       if (marks[docid] !== SET && marks[docid] !== REMOVED) continue
-      // A document without words has no record.
+      // A document without words has no record: its row goes only if one is on disk (stored, or written ahead).
       const record = marks[docid] === SET ? this.records.bytes(docid) : undefined
-      ops.push(record ? { column: 'positions', key: forwardKey(id, docid), value: record, unread: true } : { column: 'positions', key: forwardKey(id, docid), unread: true })
+      if (record) ops.push({ column: 'positions', key: forwardKey(id, docid), value: record, unread: true })
+      else if (base.forward.has(docid) || this.ahead[docid] === 1) ops.push({ column: 'positions', key: forwardKey(id, docid), unread: true })
     }
     if (this.newFields.length > 0 || this.nextWordId !== base.nextWordId) {
       const meta: Meta = { fields: [...base.fields, ...this.newFields], nextWordId: this.nextWordId }

@@ -93,7 +93,7 @@ const SPLIT_MIN_DOCS = 2000
  * part). A typo level holding a phrase (a split word) is left whole. Null when the split does not apply:
  * concatenations, searched or typo-restricted fields, or rules in another order.
  */
-function splitSingleTerm(ctx: RankingContext, index: InvertedIndex, term: Term, docs: Bitmap, need: number): Bitmap[] | null {
+function splitSingleTerm(ctx: RankingContext, index: InvertedIndex, term: Term, docs: Bitmap, need: number, expired: () => boolean): Bitmap[] | null {
   const { plan, rules } = ctx
   if (plan.fieldAllowed || plan.exactFields || term.words.some((d) => d.span !== 1)) return null
   if (rules[0] !== 'words' || rules[1] !== 'typo') return null
@@ -122,7 +122,7 @@ function splitSingleTerm(ctx: RankingContext, index: InvertedIndex, term: Term, 
     const level = RoaringBitmap32.andNot(RoaringBitmap32.and(docs, holding), seen)
     if (level.isEmpty) continue
     seen = RoaringBitmap32.or(seen, level)
-    const parts = !byWeight || weights.length <= 1 || placed >= need || phrases.length > 0 ? [level] : splitByPlace(index, derivations.map((d) => d.wordId), level, weights, weightOf, byPosition, need - placed)
+    const parts = !byWeight || weights.length <= 1 || placed >= need || phrases.length > 0 ? [level] : splitByPlace(index, derivations.map((d) => d.wordId), level, weights, weightOf, byPosition, need - placed, expired)
     for (const part of parts) { out.push(part); placed += part.size }
   }
   return out
@@ -142,7 +142,7 @@ const wordMarks = { stamp: new Uint32Array(1024), generation: 0 }
  * words bring their kept per-field and per-position postings; the documents of the other words are read once.
  * Once `need` documents are placed, the rest follows as one part.
  */
-function splitByPlace(index: InvertedIndex, wordIds: readonly number[], level: Bitmap, weights: readonly number[], weightOf: (fid: number) => number, byPosition: boolean, need: number): Bitmap[] {
+function splitByPlace(index: InvertedIndex, wordIds: readonly number[], level: Bitmap, weights: readonly number[], weightOf: (fid: number) => number, byPosition: boolean, need: number, expired: () => boolean): Bitmap[] {
   const rankOf = new Map(weights.map((w, k) => [w, k]))
   const fieldRank = Int32Array.from({ length: index.fields.length }, (_, fid) => rankOf.get(weightOf(fid))!)
   const R = weights.length
@@ -150,8 +150,13 @@ function splitByPlace(index: InvertedIndex, wordIds: readonly number[], level: B
   const byRank: Bitmap[][] = Array.from({ length: R }, () => [])
   const byCost: Bitmap[][] = Array.from({ length: C }, () => [])
   const rare: number[] = []
+  // A frequent word brings its kept postings, built from all its documents the first time: within a budget of
+  // the level's size per search (a short prefix has hundreds of frequent words, and the first search after each
+  // publish would build them all); beyond it, the word is read in the scan with the rare ones.
+  let budget = level.size
   for (const w of wordIds) {
-    if (!index.isFrequent(w)) { rare.push(w); continue }
+    const frequent = index.isFrequent(w) && (index.hasKeptPlaces(w, byPosition) || (budget -= index.postings[w]!.size) >= 0)
+    if (!frequent) { rare.push(w); continue }
     index.fieldPostings(w).forEach((b, fid) => { if (b && !b.isEmpty) byRank[fieldRank[fid]!]!.push(b) })
     if (byPosition) index.positionPostings(w, C, firstPositionCost).forEach((b, c) => { if (!b.isEmpty) byCost[c]!.push(b) })
   }
@@ -164,7 +169,11 @@ function splitByPlace(index: InvertedIndex, wordIds: readonly number[], level: B
     const rankLists: number[][] = Array.from({ length: R }, () => [])
     const costLists: number[][] = Array.from({ length: C }, () => [])
     const { data, start, end } = index.forward
-    for (const docid of rareDocs.toUint32Array()) {
+    const ids = rareDocs.toUint32Array()
+    for (let i = 0; i < ids.length; i++) {
+      // Out of time (`searchCutoffMs`): no split; the ranking that follows degrades the rest.
+      if ((i & 1023) === 1023 && expired()) return [level]
+      const docid = ids[i]!
       let rank = R
       let cost = C
       for (let k = start[docid]!, to = end[docid]!; k < to; k += 2) {
@@ -264,7 +273,7 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
       const need = want - before
       before += bucket.docs.size
       if (kept.length !== 1 || bucket.docs.size < SPLIT_MIN_DOCS || (need <= 0 && threshold === null)) return [bucket]
-      const parts = splitSingleTerm(ctx, index, kept[0]!, bucket.docs, threshold === null ? need : Infinity)
+      const parts = splitSingleTerm(ctx, index, kept[0]!, bucket.docs, threshold === null ? need : Infinity, () => input.now() > input.deadline)
       return parts ? parts.map((docs) => ({ docs, level: bucket.level })) : [bucket]
     })
   }

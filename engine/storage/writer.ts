@@ -42,12 +42,20 @@ function flush(): void {
       // One synced commit syncs the group (and every write before it: the log is sequential).
       batch._writeSync({ sync: group.some((c) => c.sync) })
       batch._closeSync()
-      // The buffers go back to the main thread for reuse (see Store.buffer).
-      const buffers = group.map((c) => c.ops.buffer as ArrayBuffer)
-      port.postMessage({ ids, buffers }, buffers)
     } catch (err) {
       const e = err as Error & { code?: string }
       port.postMessage({ ids, error: { message: e.message, code: e.code } })
+      writing = false
+      flush()
+      return
+    }
+    // Written: the buffers go back to the main thread for reuse (see Store.buffer); the answer never turns into a
+    // failure, whatever happens to the hand-back.
+    const buffers = group.map((c) => c.ops.buffer as ArrayBuffer)
+    try {
+      port.postMessage({ ids, buffers }, buffers)
+    } catch {
+      port.postMessage({ ids })
     }
     writing = false
     flush()

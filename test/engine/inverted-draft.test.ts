@@ -7,7 +7,7 @@ import t, { type Test } from 'tap'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Store } from '../../engine/storage/index.js'
+import { Store, keys, type WriteOp } from '../../engine/storage/index.js'
 import { InvertedDraft, InvertedIndex, type ExtractedChunk } from '../../engine/inverted/index.js'
 import { seededRandom } from '../helpers/random.js'
 
@@ -43,8 +43,8 @@ function check(t: Test, index: InvertedIndex, model: Map<number, Doc>, label: st
     const got = index.docids(w)?.toArray() ?? []
     if (JSON.stringify(got) !== JSON.stringify(expected.get(w) ?? [])) wrong++
   }
-  for (let docid = 0; docid < 400; docid++) {
-    const doc = model.get(docid)
+  for (let docid = 0; docid < 420; docid++) {
+    const doc = model.get(docid)?.length ? model.get(docid) : undefined
     const record = index.forward.get(docid)
     const got = record ? Array.from({ length: record.length / 2 }, (_, k) => [index.words[record[2 * k]!], index.fields[record[2 * k + 1]! >>> 16], record[2 * k + 1]! & 0xffff]) : undefined
     if (JSON.stringify(got) !== JSON.stringify(doc)) wrong++
@@ -61,14 +61,17 @@ t.test('postings and forward records follow batches of adds, replacements, remov
   const rand = seededRandom(7).int
   // From the first rebuild on, w0..w4 are never indexed again (as if they had become stop words).
   let lowest = 0
-  const randomDoc = (): Doc => Array.from({ length: 1 + rand(8) }, (_, k) => [VOCABULARY[lowest + rand(rand(2) ? 10 : VOCABULARY.length - lowest)]!, FIELDS[rand(3)]!, k])
-  for (let batch = 0; batch < 12; batch++) {
-    const full = batch === 6 || batch === 9
-    if (full) lowest = 5
-    const draft = new InvertedDraft(index, full)
-    const next = full ? new Map<number, Doc>() : new Map(model)
-    // A rebuild re-adds most documents (some are left out: they leave the index).
-    const steps = full ? [...model.keys()].filter(() => rand(4) > 0).map((docid) => ({ docid, remove: false })) : Array.from({ length: batch === 0 ? 300 : 40 }, () => ({ docid: rand(batch === 0 ? 300 : 400), remove: rand(4) === 0 }))
+  // (Some documents have no word at all: no record.)
+  const randomDoc = (): Doc => Array.from({ length: rand(9) }, (_, k) => [VOCABULARY[lowest + rand(rand(2) ? 10 : VOCABULARY.length - lowest)]!, FIELDS[rand(3)]!, k])
+  const ahead: WriteOp[] = []
+  // Some adds write their record ahead (as a batch does for new documents), then the draft leaves it out.
+  const writeAhead = (draft: InvertedDraft, docid: number) => {
+    const bytes = draft.recordBytes(docid)
+    if (!bytes || rand(2) === 0) return
+    ahead.push({ column: 'positions', key: keys.indexKey(7, keys.u32(docid)), value: Buffer.from(bytes) })
+    draft.writtenAhead(docid)
+  }
+  const edit = (draft: InvertedDraft, next: Map<number, Doc>, steps: { docid: number; remove: boolean }[], ahead: boolean) => {
     for (let i = 0; i < steps.length; i += 7) {
       const group = steps.slice(i, i + 7)
       const adds = group.filter((s) => !s.remove)
@@ -76,8 +79,31 @@ t.test('postings and forward records follow batches of adds, replacements, remov
       // Several adds of one id in a chunk: the last one holds.
       draft.add(adds.map((s) => s.docid), chunkOf(docs))
       adds.forEach((s, k) => next.set(s.docid, docs[k]!))
+      if (ahead) for (const s of adds) writeAhead(draft, s.docid)
       for (const s of group.filter((s) => s.remove)) { draft.remove(s.docid); next.delete(s.docid) }
     }
+  }
+  const randomSteps = (n: number, range: number) => Array.from({ length: n }, () => ({ docid: rand(range), remove: rand(4) === 0 }))
+  for (let batch = 0; batch < 12; batch++) {
+    const full = batch === 6 || batch === 9
+    if (full) lowest = 5
+    let previous: InvertedDraft | undefined
+    let next = full ? new Map<number, Doc>() : new Map(model)
+    if (batch === 9) {
+      // Additions and removals (records written ahead), then a rebuild in the same batch: the rebuild's draft
+      // replaces the first one and must drop the rows it wrote ahead for documents that are gone.
+      previous = new InvertedDraft(index)
+      const afterFirst = new Map(model)
+      edit(previous, afterFirst, randomSteps(60, 420), true)
+      next = new Map<number, Doc>()
+      model.clear()
+      for (const [k, v] of afterFirst) model.set(k, v)
+    }
+    const draft = new InvertedDraft(index, full, previous)
+    // A rebuild re-adds most documents (some are left out: they leave the index).
+    const steps = full ? [...model.keys()].filter(() => rand(4) > 0).map((docid) => ({ docid, remove: false })) : randomSteps(batch === 0 ? 300 : 40, batch === 0 ? 300 : 400)
+    edit(draft, next, steps, !full)
+    await store.commit(ahead.splice(0), { sync: false })
     const { ops, apply } = draft.finalize()
     await store.commit(ops)
     apply()

@@ -91,3 +91,33 @@ t.test('task deletion removes finished tasks and emptied batches only', async (t
   t.equal(engine.getBatch(batchUid), undefined, 'a batch left without tasks is deleted')
   t.ok(engine.getTask(deletion.taskUid), 'the deletion task itself stays')
 })
+
+t.test('a failed batch leaves no id mapping behind: ids it wrote ahead, ids it deleted and added again', async (t) => {
+  // The batch deletes `k`, adds it again in a payload large enough to be written ahead in parts (new internal ids
+  // and their id mappings go to disk before the commit), then fails on a bad id. Nothing of it may show: `k` keeps
+  // its document (also while the batch runs), the ids it wrote ahead stay unknown, and the internal ids it used,
+  // handed out again by the next batch, are not reached through its mappings.
+  const engine = await Engine.open({ path: dataDir(t), batchDelayMs: 300 })
+  t.teardown(() => engine.close())
+  const payload = (docs: object[]) => (async function* () { yield Buffer.from(JSON.stringify(docs)) })()
+  const add = (docs: object[]) => engine.addDocuments('a', payload(docs), { method: 'replace', format: 'json', csvDelimiter: ',', primaryKey: 'id', allowIndexCreation: true })
+  const get = (id: string) => { try { return engine.getDocument('a', id, null, false) } catch (err) { return (err as Error).message } }
+  t.equal((await settle(engine, (await add([{ id: 'k', title: 'original' }, { id: 'other', title: 'x' }])).taskUid)).status, 'succeeded')
+  // Another index's task holds the scheduler while the three tasks below are enqueued: they make one batch.
+  const hold = await engine.updateSettings('b', { searchableAttributes: ['title'] })
+  await until(() => engine.getTask(hold.taskUid)?.status === 'processing')
+  const deletion = await engine.deleteDocuments('a', ['k'])
+  const big = [{ id: 'k', title: 'replacement' }, ...Array.from({ length: 20_000 }, (_, i) => ({ id: `f${i}`, title: 'filler '.repeat(80) }))]
+  const addition = await add(big)
+  const failing = await add([{ id: 'bad id!', title: 'x' }])
+  await until(() => engine.getTask(addition.taskUid)?.status === 'processing')
+  t.same(get('k'), { id: 'k', title: 'original' }, 'while the batch runs, `k` is still served')
+  for (const task of [deletion, addition, failing]) t.equal((await settle(engine, task.taskUid, 60_000)).status, 'failed')
+  t.same(get('k'), { id: 'k', title: 'original' }, 'the failed batch left `k` as it was')
+  t.equal(engine.indexStats('a').numberOfDocuments, 2)
+  t.equal((await settle(engine, (await add([{ id: 'new1', title: 'n1' }, { id: 'new2', title: 'n2' }, { id: 'new3', title: 'n3' }])).taskUid)).status, 'succeeded')
+  t.same([get('f0'), get('f1'), get('f2')], ['Document `f0` not found.', 'Document `f1` not found.', 'Document `f2` not found.'], 'ids written ahead by the failed batch are unknown')
+  t.equal((await settle(engine, (await add([{ id: 'f1', title: 'the real f1' }])).taskUid)).status, 'succeeded')
+  t.same([get('new1'), get('new2'), get('new3'), get('f1')], [{ id: 'new1', title: 'n1' }, { id: 'new2', title: 'n2' }, { id: 'new3', title: 'n3' }, { id: 'f1', title: 'the real f1' }], 'documents on reused internal ids stay apart')
+  t.equal(engine.indexStats('a').numberOfDocuments, 6)
+})
