@@ -97,7 +97,9 @@ t.test('a failed batch leaves no id mapping behind: ids it wrote ahead, ids it d
   // and their id mappings go to disk before the commit), then fails on a bad id. Nothing of it may show: `k` keeps
   // its document (also while the batch runs), the ids it wrote ahead stay unknown, and the internal ids it used,
   // handed out again by the next batch, are not reached through its mappings.
-  const engine = await Engine.open({ path: dataDir(t), batchDelayMs: 300 })
+  // Each batch waits 1.5 s before it starts: time enough, even on a loaded machine, to enqueue the three tasks
+  // below (the large payload is stored and checked first) while the holding batch waits.
+  const engine = await Engine.open({ path: dataDir(t), batchDelayMs: 1500 })
   t.teardown(() => engine.close())
   const payload = (docs: object[]) => (async function* () { yield Buffer.from(JSON.stringify(docs)) })()
   const add = (docs: object[]) => engine.addDocuments('a', payload(docs), { method: 'replace', format: 'json', csvDelimiter: ',', primaryKey: 'id', allowIndexCreation: true })
@@ -106,10 +108,11 @@ t.test('a failed batch leaves no id mapping behind: ids it wrote ahead, ids it d
   // Another index's task holds the scheduler while the three tasks below are enqueued: they make one batch.
   const hold = await engine.updateSettings('b', { searchableAttributes: ['title'] })
   await until(() => engine.getTask(hold.taskUid)?.status === 'processing')
-  const deletion = await engine.deleteDocuments('a', ['k'])
   const big = [{ id: 'k', title: 'replacement' }, ...Array.from({ length: 20_000 }, (_, i) => ({ id: `f${i}`, title: 'filler '.repeat(80) }))]
+  const deletion = await engine.deleteDocuments('a', ['k'])
   const addition = await add(big)
   const failing = await add([{ id: 'bad id!', title: 'x' }])
+  t.equal(engine.getTask(hold.taskUid)?.status, 'processing', 'the three tasks were enqueued while the holding batch waited')
   await until(() => engine.getTask(addition.taskUid)?.status === 'processing')
   t.same(get('k'), { id: 'k', title: 'original' }, 'while the batch runs, `k` is still served')
   for (const task of [deletion, addition, failing]) t.equal((await settle(engine, task.taskUid, 60_000)).status, 'failed')
