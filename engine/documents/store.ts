@@ -124,9 +124,9 @@ export class DocumentStore {
   /**
    * Drop staged rows left above the committed state (after a crash or an abandoned batch): the id mappings written
    * ahead (to internal ids from the committed `nextDocId` on, which later batches reuse), then the rows keyed by
-   * those internal ids. The mappings go first, and only when staged documents remain (staged together, in one
-   * write): the scan of an index's mappings is skipped when nothing was staged, and an interrupted drop is resumed
-   * at the next start.
+   * those internal ids, documents last. Nothing is done unless staged documents remain (a staged row's document
+   * is written no later than the row, and is dropped after it), so an index that staged nothing costs one seek,
+   * and an interrupted drop is resumed at the next start.
    */
   async dropStaged(indexId: number): Promise<void> {
     const committed = this.store.get('documents', stateKey(indexId))
@@ -135,16 +135,16 @@ export class DocumentStore {
     const staged = { gte: docKey(indexId, next), lt: keys.indexRange(indexId).lt }
     let any = false
     for await (const _ of this.store.scan('documents', { ...staged, limit: 1 })) any = true
-    if (any) {
-      let doomed: WriteOp[] = []
-      for await (const [key, value] of this.store.scan('externalIds', keys.indexRange(indexId))) {
-        if (keys.readU32(value) < next) continue
-        doomed.push({ column: 'externalIds', key })
-        if (doomed.length >= 10_000) { await this.store.commit(doomed); doomed = [] }
-      }
-      await this.store.commit(doomed)
+    if (!any) return
+    let doomed: WriteOp[] = []
+    for await (const [key, value] of this.store.scan('externalIds', keys.indexRange(indexId))) {
+      if (keys.readU32(value) < next) continue
+      doomed.push({ column: 'externalIds', key })
+      if (doomed.length >= 10_000) { await this.store.commit(doomed); doomed = [] }
     }
-    for (const column of WRITTEN_AHEAD) await this.store.clearRange(column, staged.gte, staged.lt)
+    await this.store.commit(doomed)
+    // The documents go last: while any is left, the next start drops the rest.
+    for (const column of [...WRITTEN_AHEAD].reverse()) await this.store.clearRange(column, staged.gte, staged.lt)
   }
 
   /** Drop every row of internal ids from `firstUnused` on (rows a crashed batch wrote ahead for an index it created). */
