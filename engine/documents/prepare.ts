@@ -41,13 +41,13 @@ const EMPTY: ExtractedChunk = { fields: [], words: [], records: new Uint32Array(
  * Prepare `docs` for storage under `primaryKey` (null: inferred from the first document, as the first chunk of a
  * payload does when the index has none). A document whose id or vectors are invalid stops the chunk with its error.
  */
-export function prepareDocuments(docs: readonly Document[], primaryKey: string | null, extraction: ExtractionConfig): PreparedChunk {
+export function prepareDocuments(docs: readonly Document[], primaryKey: string | null, extraction: ExtractionConfig, raw?: { bytes: Buffer; lines: Uint32Array }): PreparedChunk {
   const ids: string[] = new Array(docs.length)
   const ends = new Uint32Array(docs.length)
   const fieldNames: string[] = []
   const fieldIndex = new Map<string, number>()
   const fieldRuns: number[] = []
-  let bytes = Buffer.allocUnsafe(Math.max(1024, docs.length * 256))
+  let bytes = Buffer.allocUnsafe(raw ? 0 : Math.max(1024, docs.length * 256))
   let length = 0
   try {
     for (let k = 0; k < docs.length; k++) {
@@ -56,15 +56,6 @@ export function prepareDocuments(docs: readonly Document[], primaryKey: string |
       const ext = documentId(doc, primaryKey)
       validateVectors(doc, ext)
       ids[k] = ext
-      const text = JSON.stringify(doc)
-      // A UTF-16 unit takes at most 3 bytes in UTF-8.
-      if (length + text.length * 3 > bytes.length) {
-        const grown = Buffer.allocUnsafe(Math.max(bytes.length * 2, length + text.length * 3))
-        bytes.copy(grown, 0, 0, length)
-        bytes = grown
-      }
-      length += bytes.write(text, length)
-      ends[k] = length
       const countAt = fieldRuns.length
       fieldRuns.push(0)
       for (const key of Object.keys(doc)) {
@@ -78,6 +69,17 @@ export function prepareDocuments(docs: readonly Document[], primaryKey: string |
         fieldRuns.push(f)
       }
       fieldRuns[countAt] = fieldRuns.length - countAt - 1
+      // A document's own NDJSON line is its stored text already (with the newline before it, as whitespace).
+      if (raw) continue
+      const text = JSON.stringify(doc)
+      // A UTF-16 unit takes at most 3 bytes in UTF-8.
+      if (length + text.length * 3 > bytes.length) {
+        const grown = Buffer.allocUnsafe(Math.max(bytes.length * 2, length + text.length * 3))
+        bytes.copy(grown, 0, 0, length)
+        bytes = grown
+      }
+      length += bytes.write(text, length)
+      ends[k] = length
     }
   } catch (err) {
     if (!(err instanceof TesseraError)) throw err
@@ -86,8 +88,8 @@ export function prepareDocuments(docs: readonly Document[], primaryKey: string |
   return {
     primaryKey,
     ids,
-    bytes: bytes.subarray(0, length),
-    ends,
+    bytes: raw ? raw.bytes.subarray(0, raw.lines[raw.lines.length - 1] ?? 0) : bytes.subarray(0, length),
+    ends: raw ? raw.lines : ends,
     fieldNames,
     fields: Uint32Array.from(fieldRuns),
     words: extractWords(docs, extraction),

@@ -17,7 +17,7 @@
 import { stat } from 'node:fs/promises'
 import type { PayloadFormat } from '../tasks/types.js'
 import { parseCsvChunk, validateCsvFile, type CsvHeader } from './csv.js'
-import { parseJsonChunk, validateJsonFile } from './json-stream.js'
+import { parseJsonChunk, parseNdjsonLines, validateJsonFile } from './json-stream.js'
 import { DEFAULT_BLOCK_SIZE, readRange } from './window.js'
 
 export type { CsvHeader } from './csv.js'
@@ -66,6 +66,33 @@ export async function parsePayloadChunk(source: PayloadSource & { start: number;
   return parsePayloadBytes(bytes, source)
 }
 
+/**
+ * `parsePayloadChunk`, plus, for NDJSON with one document per line (the usual case), each document's own text:
+ * `lines[k]` is the end of document k in `bytes` (the next one starts a byte later). Null `lines` otherwise.
+ */
+export async function readPayloadChunk(source: PayloadSource & { start: number; end: number; csvHeader?: unknown }): Promise<{ docs: Document[]; bytes: Buffer; lines: Uint32Array | null }> {
+  const bytes = await readRange(source.path, source.start, source.end)
+  if (source.format === 'ndjson') {
+    const docs = parseNdjsonLines(bytes) as Document[] | null
+    if (docs) return { docs, bytes, lines: lineEnds(bytes, docs.length) }
+  }
+  return { docs: parsePayloadBytes(bytes, source), bytes, lines: null }
+}
+
+/** The ends of the first `count` lines of `bytes` (the last one ends at the last non-whitespace byte). */
+function lineEnds(bytes: Buffer, count: number): Uint32Array | null {
+  let end = bytes.length
+  while (end > 0 && (bytes[end - 1] === 0x20 || bytes[end - 1] === 0x0a || bytes[end - 1] === 0x0d || bytes[end - 1] === 0x09)) end--
+  const lines = new Uint32Array(count)
+  let from = 0
+  for (let n = 0; n < count; n++) {
+    let to = bytes.indexOf(0x0a, from)
+    if (to < 0 || to > end) to = end
+    lines[n] = to
+    from = to + 1
+  }
+  return from >= end ? lines : null
+}
 /** `parsePayloadChunk` on bytes already in memory. */
 export function parsePayloadBytes(bytes: Buffer, source: { format: PayloadFormat; csvDelimiter: string; csvHeader?: unknown }): Document[] {
   if (source.format === 'csv') {

@@ -497,18 +497,30 @@ export async function validateJsonFile(path: string, format: JsonFormat, chunkSi
   }
 }
 
+/**
+ * The documents of an NDJSON chunk holding one per line, or null. A newline can only be whitespace between tokens,
+ * and a comma in its place inside a value is always a syntax error (after `{`, `[`, `:` or `,`, before `}` or `]`,
+ * or between two values of a container, which need a comma already), so when the lines joined with commas parse,
+ * each line is one document.
+ */
+export function parseNdjsonLines(bytes: Buffer): unknown[] | null {
+  const text = decode(bytes, 0, bytes.length).trimEnd()
+  if (text === '') return []
+  try {
+    return JSON.parse('[' + text.replaceAll('\n', ',') + ']') as unknown[]
+  } catch {
+    return null
+  }
+}
+
 /** The documents of a chunk that `validateJsonFile` reported (whole values, already checked). */
 export function parseJsonChunk(bytes: Buffer, format: JsonFormat): unknown[] {
   if (bytes.length === 0) return []
   if (format === 'json') return JSON.parse('[' + decode(bytes, 0, bytes.length) + ']') as unknown[]
-  // ndjson, usually one object per line: a newline can only be whitespace between tokens, and a comma in its place
-  // inside an object is always a syntax error, so when the lines joined with commas parse, they are the documents.
-  const text = decode(bytes, 0, bytes.length).trimEnd()
-  try {
-    return JSON.parse('[' + text.replaceAll('\n', ',') + ']') as unknown[]
-  } catch {
-    // Blank lines, values spanning lines or sharing one: find the values and join them with commas.
-  }
+  // ndjson, usually one object per line (see parseNdjsonLines).
+  const lines = parseNdjsonLines(bytes)
+  if (lines) return lines
+  // Blank lines, values spanning lines or sharing one: find the values and join them with commas.
   const starts: number[] = []
   const ends: number[] = []
   const n = bytes.length

@@ -3,7 +3,7 @@
  * runs them inline when it has no pool (see `runJob`).
  */
 import { parseJsonBytes, type JsonParse } from '../payload/json.js'
-import { parsePayloadChunk, validatePayloadFile, type PayloadSource, type PayloadValidation } from '../payload/documents.js'
+import { parsePayloadChunk, readPayloadChunk, validatePayloadFile, type PayloadSource, type PayloadValidation } from '../payload/documents.js'
 import type { WorkerPool } from './index.js'
 import { extractWords, type ExtractedChunk, type ExtractionConfig } from '../inverted/extract.js'
 import { prepareDocuments, type PreparedChunk } from '../documents/prepare.js'
@@ -27,7 +27,8 @@ export const jobs = {
   },
   /** One chunk of a stored payload, ready to store: ids, encodings, fields and words (see documents/prepare.ts). */
   async prepareChunk(input: PayloadSource & { start: number; end: number; csvHeader?: unknown; primaryKey: string | null; extraction: ExtractionConfig }): Promise<PreparedChunk> {
-    return prepareDocuments(await parsePayloadChunk(input), input.primaryKey, input.extraction)
+    const { docs, bytes, lines } = await readPayloadChunk(input)
+    return prepareDocuments(docs, input.primaryKey, input.extraction, lines ? { bytes, lines } : undefined)
   },
   /** The searchable words of documents given as JSON text (a JSON array). */
   extractWords(input: { docs: string; extraction: ExtractionConfig }): ExtractedChunk {

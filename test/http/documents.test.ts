@@ -75,6 +75,37 @@ t.test('NDJSON and CSV payloads', async (t) => {
   t.same((await call(`${server.url}/indexes/semi/documents/1`)).body, { id: '1', name: 'x' })
 })
 
+t.test('NDJSON documents read back as sent, whatever the line layout', async (t) => {
+  // One document per line is stored from its own line (CRLF endings, spaces, escapes, duplicate and `__proto__`
+  // keys, big numbers); a payload whose values span or share lines takes the other path. Both read back alike,
+  // and an add-or-update merges into them.
+  const server = await serverFor(t)
+  const lines = [
+    '{"id":1,"t":"plain"}',
+    '  {"id":2, "t" : "spaced \\u00e9 \\"q\\"", "n": 1.50}  ',
+    '{"id":3,"t":"dup","t":"last","__proto__":{"x":1},"big":12345678901234567890}',
+    '{"id":4,"t":"été 🌻","nested":{"a":[1,{"b":null}]}}',
+  ]
+  const expected = [
+    { id: 1, t: 'plain' },
+    { id: 2, t: 'spaced é "q"', n: 1.5 },
+    JSON.parse('{"id":3,"t":"last","__proto__":{"x":1},"big":12345678901234567890}'),
+    { id: 4, t: 'été 🌻', nested: { a: [1, { b: null }] } },
+  ]
+  for (const [uid, body] of [['crlf', lines.join('\r\n') + '\r\n'], ['lf', lines.join('\n')], ['spanning', '{"id":1,\n"t":"plain"}\n' + lines.slice(1).join('\n') + ' {"id":5}']] as const) {
+    const res = await post(`${server.url}/indexes/${uid}/documents`, body, 'application/x-ndjson')
+    t.equal((await waitTask(server.url, res.body.taskUid)).status, 'succeeded', uid)
+    const got = (await call(`${server.url}/indexes/${uid}/documents?limit=10`)).body.results
+    t.same(got.slice(0, 4), expected, `${uid}: documents read back as sent`)
+    t.same(Object.keys(got[2]), ['id', 't', '__proto__', 'big'], `${uid}: keys in order, \`__proto__\` kept`)
+  }
+  const res = await post(`${server.url}/indexes/lf/documents`, '{"id":2,"extra":true}\n', 'application/x-ndjson', 'PUT')
+  t.equal((await waitTask(server.url, res.body.taskUid)).status, 'succeeded')
+  t.same((await call(`${server.url}/indexes/lf/documents/2`)).body, { ...expected[1], extra: true }, 'an update merges into a document stored from its line')
+  const search = (await call(`${server.url}/indexes/lf/search`, { method: 'POST', json: { q: 'spaced' } })).body
+  t.same(search.hits.map((h: { id: number }) => h.id), [2], 'and its words are indexed')
+})
+
 t.test('payload and content-type errors are synchronous and register nothing', async (t) => {
   const server = await serverFor(t)
   const accepted = '`application/json`, `application/x-ndjson`, `text/csv`'
