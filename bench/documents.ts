@@ -23,7 +23,7 @@ import {
   CONTENT_TYPES, buildNdjsonParts, buildPayload, expectedDocument, generateDocuments, serialize,
   type BenchDocument, type PayloadFormat,
 } from './corpus.js'
-import { processCpuMs, systemBusyMs, type BenchServer } from './server.js'
+import { elapsed, otherCpuPercent, processCpuMs, systemBusyMs, type BenchServer } from './server.js'
 
 export type DocumentsRunKind = 'json' | 'ndjson' | 'csv' | 'ndjson-10x' | 'ndjson-large'
 
@@ -446,9 +446,7 @@ async function measure(kind: DocumentsRunKind, sent: Sent, server: BenchServer, 
     const clientMs = (client.user + client.system) / 1000
     if (cpu0 !== null && cpu202 !== null && t202 !== null && t202 > t0) result.serverCpuUploadPercent = (100 * (cpu202 - cpu0)) / (t202 - t0)
     if (cpu202 !== null && cpu1 !== null && t202 !== null && t1 > t202) result.serverCpuIndexingPercent = (100 * (cpu1 - cpu202)) / (t1 - t202)
-    if (cpu0 !== null && cpu1 !== null && busy0 !== null && busy1 !== null) {
-      result.otherCpuPercent = Math.max(0, (100 * (busy1 - busy0 - (cpu1 - cpu0) - clientMs)) / (t1 - t0))
-    }
+    result.otherCpuPercent = otherCpuPercent(elapsed(busy0, busy1), elapsed(cpu0, cpu1), clientMs, t1 - t0)
   }
   if (result.error) return result
 

@@ -14,7 +14,7 @@
 import { Agent, request as httpRequest } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { performance } from 'node:perf_hooks'
-import { processCpuMs, systemBusyMs } from './server.js'
+import { otherCpuPercent, processCpuMs, systemBusyMs } from './server.js'
 
 export type ClientKind = 'raw' | 'node'
 
@@ -375,7 +375,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     errorKinds,
     serverCpuPercent: serverCpuMs !== null && cpuWallMs > 0 ? (100 * serverCpuMs) / cpuWallMs : null,
     clientCpuPercent: cpuWallMs > 0 ? (100 * clientCpuMs) / cpuWallMs : 0,
-    // /proc counts in 10 ms ticks: small negative values are rounding, shown as 0.
-    otherCpuPercent: systemCpuMs !== null && serverCpuMs !== null && cpuWallMs > 0 ? Math.max(0, (100 * (systemCpuMs - serverCpuMs - clientCpuMs)) / cpuWallMs) : null,
+    otherCpuPercent: otherCpuPercent(systemCpuMs, serverCpuMs, clientCpuMs, cpuWallMs),
   }
 }

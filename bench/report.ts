@@ -270,15 +270,19 @@ export function renderDocuments(d: DocumentsReport): string[] {
   return lines
 }
 
-/** Write `<dir>/foundation.json` and `<dir>/foundation.md`; returns the Markdown. */
-export function writeResults(dir: string, report: BenchReport): { json: string; md: string; markdown: string } {
+/** Write `<dir>/<name>.json` (the report) and `<dir>/<name>.md` (its Markdown); returns the paths and Markdown. */
+function writeReportFiles(dir: string, name: string, report: unknown, markdown: string): { json: string; md: string; markdown: string } {
   mkdirSync(dir, { recursive: true })
-  const json = join(dir, 'foundation.json')
-  const md = join(dir, 'foundation.md')
-  const markdown = renderMarkdown(report)
+  const json = join(dir, `${name}.json`)
+  const md = join(dir, `${name}.md`)
   writeFileSync(json, JSON.stringify(report, null, 2) + '\n')
   writeFileSync(md, markdown)
   return { json, md, markdown }
+}
+
+/** Write `<dir>/foundation.json` and `<dir>/foundation.md`; returns the Markdown. */
+export function writeResults(dir: string, report: BenchReport): { json: string; md: string; markdown: string } {
+  return writeReportFiles(dir, 'foundation', report, renderMarkdown(report))
 }
 
 // ---- the search benchmark (issue 4): bench/results/search.json and search.md ----------------------------------------
@@ -442,11 +446,5 @@ export function renderSearchMarkdown(report: SearchReport): string {
 
 /** Write `<dir>/search.json` and `<dir>/search.md`; returns the Markdown. */
 export function writeSearchResults(dir: string, report: SearchReport): { json: string; md: string; markdown: string } {
-  mkdirSync(dir, { recursive: true })
-  const json = join(dir, 'search.json')
-  const md = join(dir, 'search.md')
-  const markdown = renderSearchMarkdown(report)
-  writeFileSync(json, JSON.stringify(report, null, 2) + '\n')
-  writeFileSync(md, markdown)
-  return { json, md, markdown }
+  return writeReportFiles(dir, 'search', report, renderSearchMarkdown(report))
 }

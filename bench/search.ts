@@ -32,7 +32,7 @@ import {
   type DocumentsOptions, type MemoryUsage,
 } from './documents.js'
 import { runLoad, summarize, type LatencySummary, type LoadResult, type Reply } from './load.js'
-import { processCpuMs, startServer, systemBusyMs, type BenchServer } from './server.js'
+import { elapsed, otherCpuPercent, processCpuMs, startServer, systemBusyMs, type BenchServer } from './server.js'
 
 export type DatasetFormat = 'generated' | 'json' | 'ndjson' | 'csv' | 'tsv'
 export type QueryKind = 'plain' | 'typo' | 'prefix'
@@ -572,10 +572,8 @@ async function indexDocuments(server: BenchServer, uid: string, docs: Doc[], opt
     const cpu1 = processCpuMs(server.pid)
     const busy1 = systemBusyMs()
     const c = process.cpuUsage(client0)
-    if (cpu0 !== null && cpu1 !== null) {
-      result.serverCpuPercent = (100 * (cpu1 - cpu0)) / (t1 - t0)
-      if (busy0 !== null && busy1 !== null) result.otherCpuPercent = Math.max(0, (100 * (busy1 - busy0 - (cpu1 - cpu0) - (c.user + c.system) / 1000)) / (t1 - t0))
-    }
+    if (cpu0 !== null && cpu1 !== null) result.serverCpuPercent = (100 * (cpu1 - cpu0)) / (t1 - t0)
+    result.otherCpuPercent = otherCpuPercent(elapsed(busy0, busy1), elapsed(cpu0, cpu1), (c.user + c.system) / 1000, t1 - t0)
   }
   const disk = diskUsage(server.dbPath)
   result.diskBytes = disk.allocated

@@ -144,6 +144,21 @@ export function processCpuMs(pid: number): number | null {
   }
 }
 
+/** `to − from`, or null when either reading is missing. */
+export function elapsed(from: number | null, to: number | null): number | null {
+  return from === null || to === null ? null : to - from
+}
+
+/**
+ * The CPU share (% of one core) other processes took during a window of `wallMs`: the machine's busy time less the
+ * server's and this process's (all in ms). /proc counts in 10 ms ticks: small negative values are rounding, shown
+ * as 0. Null when a reading is missing.
+ */
+export function otherCpuPercent(systemMs: number | null, serverMs: number | null, clientMs: number, wallMs: number): number | null {
+  if (systemMs === null || serverMs === null || wallMs <= 0) return null
+  return Math.max(0, (100 * (systemMs - serverMs - clientMs)) / wallMs)
+}
+
 /**
  * CPU time (ms, summed over all cores) the whole machine has spent busy so far, from /proc/stat: everything
  * but idle and iowait. With processCpuMs it tells how much CPU other processes took during a window.

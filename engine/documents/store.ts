@@ -14,8 +14,6 @@ import { Store, WriteBuffer, keys, encode, decode, type WriteOp } from '../stora
 import type { Document } from '../payload/documents.js'
 import { decodeDocument, encodeDocument, topLevelFields } from './prepare.js'
 
-export { decodeDocument, encodeDocument } from './prepare.js'
-
 const { RoaringBitmap32 } = roaring
 type Bitmap = InstanceType<typeof RoaringBitmap32>
 

@@ -20,6 +20,7 @@ import roaring from 'roaring'
 import { keys, type Store, type WriteOp } from '../storage/index.js'
 import { Dictionary } from './dictionary.js'
 import { ForwardRecords, LITTLE_ENDIAN } from './forward.js'
+import { FIRST_POSITION_COST, POSITION_COSTS } from './positions.js'
 import { grown } from '../util/typed.js'
 import type { ExtractedChunk } from './extract.js'
 
@@ -149,25 +150,25 @@ export class InvertedIndex {
   }
 
   /**
-   * The documents holding a word by the position cost of its best occurrence in any field (index: `cost(position)`,
-   * 0 to `costs − 1`), from the forward records: what milli reads from `word_position_docids`, computed on demand
-   * and kept for frequent words.
+   * The documents holding a word by the position cost of its best occurrence in any field, for a term first in the
+   * query (index: the cost, see positions.ts), from the forward records: what milli reads from
+   * `word_position_docids`, computed on demand and kept for frequent words.
    */
-  positionPostings(wordId: number, costs: number, cost: (position: number) => number): Bitmap[] {
+  positionPostings(wordId: number): Bitmap[] {
     const cached = this.positionPostingsCache.get(wordId)
     if (cached) return cached
     const docs = this.postings[wordId]
-    const lists: number[][] = Array.from({ length: costs }, () => [])
+    const lists: number[][] = Array.from({ length: POSITION_COSTS }, () => [])
     if (docs) {
       const { data, start, end } = this.forward
       for (const docid of docs) {
-        let best = costs
+        let best = POSITION_COSTS
         for (let k = start[docid]!, to = end[docid]!; k < to && best > 0; k += 2) {
           if (data[k] !== wordId) continue
-          const c = cost(data[k + 1]! & 0xffff)
+          const c = FIRST_POSITION_COST[data[k + 1]! & 0xffff]!
           if (c < best) best = c
         }
-        if (best < costs) lists[best]!.push(docid)
+        if (best < POSITION_COSTS) lists[best]!.push(docid)
       }
     }
     const out = lists.map((list) => new RoaringBitmap32(list))

@@ -2,7 +2,7 @@
  * Document payloads (JSON array or single object, NDJSON, CSV with `name:type` header annotations) are written to a
  * payload file as they arrive; then `validatePayloadFile` reads the file once, a block at a time (bounded memory;
  * meant for a worker), checks every document with Meilisearch's errors and reports the count and the byte ranges
- * ("chunks", ~4 MB, at document boundaries) holding whole documents; processing later parses each range with
+ * ("chunks", ~1 MB, at document boundaries) holding whole documents; processing later parses each range with
  * `parsePayloadChunk`, so neither step needs the whole payload in memory.
  *
  * Meilisearch's behaviours kept on purpose:
@@ -36,7 +36,7 @@ export interface PayloadSource {
 }
 
 export interface PayloadValidationOptions {
-  /** Target size of a chunk in bytes (a chunk ends at the first document boundary past it). Default 4 MiB. */
+  /** Target size of a chunk in bytes (a chunk ends at the first document boundary past it). Default 1 MiB. */
   chunkSize?: number
   /** Bytes read at a time. Default 1 MiB. */
   blockSize?: number

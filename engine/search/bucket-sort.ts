@@ -11,7 +11,8 @@
  */
 import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import type { MatchingStrategy } from './query.js'
-import { COMPONENTS, POSITION_COSTS, costsOf, evaluationOf, positionCost, ruleCodes, scoreOf, type Evaluation, type Matcher, type RankingContext } from './ranking.js'
+import { COMPONENTS, costsOf, evaluationOf, ruleCodes, scoreOf, type Evaluation, type Matcher, type RankingContext } from './ranking.js'
+import { FIRST_POSITION_COST, POSITION_COSTS } from '../inverted/positions.js'
 import type { Term } from './terms.js'
 import { grown } from '../util/typed.js'
 
@@ -128,10 +129,6 @@ function splitSingleTerm(ctx: RankingContext, index: InvertedIndex, term: Term, 
   return out
 }
 
-/** The position cost of every field position for a term first in the query. */
-const FIRST_POSITION_COST = Uint8Array.from({ length: 0x10000 }, (_, p) => positionCost(p, 0))
-const firstPositionCost = (position: number) => FIRST_POSITION_COST[position]!
-
 /** Word ids of the current split (`stamp[word] === generation`), reused across searches. */
 const wordMarks = { stamp: new Uint32Array(1024), generation: 0 }
 
@@ -158,7 +155,7 @@ function splitByPlace(index: InvertedIndex, wordIds: readonly number[], level: B
     const frequent = index.isFrequent(w) && (index.hasKeptPlaces(w, byPosition) || (budget -= index.postings[w]!.size) >= 0)
     if (!frequent) { rare.push(w); continue }
     index.fieldPostings(w).forEach((b, fid) => { if (b && !b.isEmpty) byRank[fieldRank[fid]!]!.push(b) })
-    if (byPosition) index.positionPostings(w, C, firstPositionCost).forEach((b, c) => { if (!b.isEmpty) byCost[c]!.push(b) })
+    if (byPosition) index.positionPostings(w).forEach((b, c) => { if (!b.isEmpty) byCost[c]!.push(b) })
   }
   if (rare.length > 0) {
     wordMarks.stamp = grown(wordMarks.stamp, index.words.length)

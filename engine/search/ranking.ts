@@ -26,6 +26,7 @@
 import type { MatchingStrategy } from './query.js'
 import type { ForwardRecords } from '../inverted/forward.js'
 import { grown } from '../util/typed.js'
+import { positionCost } from '../inverted/positions.js'
 import { phraseAt, phraseConditions, type PhraseCondition, type QueryPlan, type Term } from './terms.js'
 
 export interface Rank {
@@ -446,33 +447,6 @@ export class Matcher {
 }
 
 // ---- costs ---------------------------------------------------------------------------------------------------------
-
-export function bucketedPosition(p: number): number {
-  if (p < 16) return p
-  if (p < 24) return 24
-  return 2 ** Math.ceil(Math.log2(p))
-}
-
-/** The word position rule's cost of a term at `position` in its field and `queryPosition` in the query (0 to 10). */
-export function positionCost(position: number, queryPosition: number): number {
-  return costFromDistance(Math.abs(bucketedPosition(position) - queryPosition))
-}
-
-/** Distinct position costs. */
-export const POSITION_COSTS = 11
-
-function costFromDistance(d: number): number {
-  if (d <= 1) return d
-  if (d <= 4) return 2
-  if (d <= 7) return 3
-  if (d <= 11) return 4
-  if (d <= 16) return 5
-  if (d <= 24) return 6
-  if (d <= 64) return 7
-  if (d <= 256) return 8
-  if (d <= 1024) return 9
-  return 10
-}
 
 /** Indexes of the cost components `Matcher.measure` writes. */
 const C_SKIPPED = 0

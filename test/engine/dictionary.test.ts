@@ -1,23 +1,12 @@
 import t from 'tap'
 import { Dictionary } from '../../engine/inverted/dictionary.js'
+// The reference the dictionary's walk must agree with: the plain optimal-string-alignment table of the error hints.
+import { editDistance } from '../../engine/errors/deserr.js'
 import { seededRandom } from '../helpers/random.js'
-
-/** Optimal string alignment distance (the reference the dictionary's walk must agree with). */
-function osa(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1)
-    }
-  }
-  return d[a.length]![b.length]!
-}
 
 function prefixDistance(query: string, word: string): number {
   let best = Infinity
-  for (let k = 0; k <= word.length; k++) best = Math.min(best, osa(query, word.slice(0, k)))
+  for (let k = 0; k <= word.length; k++) best = Math.min(best, editDistance(query, word.slice(0, k)))
   return best
 }
 
@@ -44,7 +33,7 @@ t.test('fuzzy lookups find exactly the words within the distance (random diction
         for (const prefix of [false, true]) {
           const got = d.fuzzy(query, max, { prefix }).map((m) => `${m.word}:${m.distance}`).sort()
           const want = unique
-            .map((w) => [w, prefix ? prefixDistance(query, w) : osa(query, w)] as const)
+            .map((w) => [w, prefix ? prefixDistance(query, w) : editDistance(query, w)] as const)
             .filter(([w, dist]) => dist <= max && w !== query)
             .map(([w, dist]) => `${w}:${dist}`)
             .sort()
