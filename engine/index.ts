@@ -16,7 +16,7 @@ import type { BatchView, EnqueuedTask, IndexSwap, Task, TaskView } from './tasks
 import type { WorkerPool } from './pool/index.js'
 import { Features } from './features/index.js'
 import { DocumentStore } from './documents/store.js'
-import { InvertedStore } from './inverted/index.js'
+import { InvertedStore, type Bitmap } from './inverted/index.js'
 import { PayloadFiles } from './payload/files.js'
 import { readPage, shape, canonicalId, documentNotFound, type DocumentPage, type DocumentQuery } from './documents/read.js'
 import { runJob } from './pool/jobs.js'
@@ -25,7 +25,9 @@ import type { PayloadFormat } from './tasks/types.js'
 import { readSettings, settingsDetails, type Settings, type SettingsUpdate } from './settings/index.js'
 import { search as runSearch, type SearchQuery, type SearchSource } from './search/index.js'
 import { searchKind } from './search/query.js'
-import { matches as matchesFilter } from './filter/index.js'
+import { matches as matchesFilter, type FilterExpression } from './filter/index.js'
+import { FacetStore, facetConfig } from './facets/index.js'
+import { evaluateFilter } from './facets/filter.js'
 
 export type { WorkerPool } from './pool/index.js'
 export { TesseraError } from './errors/index.js'
@@ -71,6 +73,7 @@ export class Engine {
     readonly documents: DocumentStore,
     readonly payloads: PayloadFiles,
     readonly inverted: InvertedStore,
+    readonly facets: FacetStore,
   ) {}
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -93,6 +96,11 @@ export class Engine {
     const features = await Features.load(store)
     const documents = new DocumentStore(store)
     const inverted = new InvertedStore(store)
+    const facets = new FacetStore({
+      settings: (id) => readSettings(store, id),
+      scan: (id) => documents.scan(id),
+      version: (id) => documents.state(id),
+    })
     // Documents staged by a batch that never committed are dropped.
     for (const meta of catalog.list()) await documents.dropStaged(meta.id)
     await documents.dropUnusedIds(catalog.nextUnusedId)
@@ -100,9 +108,9 @@ export class Engine {
     // Small payloads of waiting tasks are restored from their copies; what no waiting task needs goes.
     const waiting = queue.getMany(RoaringBitmap32.or(queue.index.status('enqueued'), queue.index.status('processing')))
     await payloads.recover(new Set(waiting.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))))
-    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, log: options.log })
+    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, log: options.log })
     queue.onRegistered = () => scheduler.wake()
-    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted)
+    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets)
     scheduler.wake()
     return engine
   }
@@ -285,29 +293,34 @@ export class Engine {
     return settings
   }
 
+  /** The live documents matching a filter, evaluated document by document. */
+  private scanFilter(indexId: number, live: Bitmap, expr: FilterExpression): Bitmap {
+    const ids = live.toArray()
+    const out: number[] = []
+    for (let i = 0; i < ids.length; i += 1000) {
+      const chunk = ids.slice(i, i + 1000)
+      const docs = this.documents.getMany(indexId, chunk)
+      docs.forEach((doc, k) => { if (matchesFilter(expr, doc)) out.push(chunk[k]!) })
+    }
+    return RoaringBitmap32.from(out)
+  }
+
   /** What a search of the index reads (its published views). */
   async searchSource(uid: string): Promise<SearchSource> {
     const meta = this.indexMeta(uid)
     const inverted = await this.inverted.get(meta.id)
     const state = this.documents.state(meta.id)
+    const settings = this.cachedSettings(meta.id)
+    const facets = await this.facets.get(meta.id, facetConfig(settings))
     return {
       uid,
-      settings: this.cachedSettings(meta.id),
+      settings,
       inverted,
       live: state.live,
       fetch: (docids) => this.documents.getMany(meta.id, docids),
       fieldNames: () => state.fields.keys(),
-      // Filters are evaluated on the documents (facet indexes come with the filters work).
-      filter: (expr) => {
-        const ids = state.live.toArray()
-        const out: number[] = []
-        for (let i = 0; i < ids.length; i += 1000) {
-          const chunk = ids.slice(i, i + 1000)
-          const docs = this.documents.getMany(meta.id, chunk)
-          docs.forEach((doc, k) => { if (matchesFilter(expr, doc)) out.push(chunk[k]!) })
-        }
-        return RoaringBitmap32.from(out)
-      },
+      facets,
+      filter: (expr) => evaluateFilter(expr, facets, state.live, (e) => this.scanFilter(meta.id, state.live, e)),
       containsFilter: this.features.isEnabled('containsFilter'),
     }
   }

@@ -18,10 +18,14 @@ import type { DocumentDraft, DocumentStore } from './store.js'
 import { documentId } from './ids.js'
 import { canonicalId } from './read.js'
 import { decodeDocument, type PreparedChunk } from './prepare.js'
+import { FacetDraft, FacetIndex, facetConfig, hasFacets, type FacetConfig } from '../facets/index.js'
+import type { FacetStore } from '../facets/index.js'
 import { InvertedDraft, extractionConfig, type ExtractedChunk, type ExtractionConfig, type InvertedStore } from '../inverted/index.js'
 
 /** Settings changes that change the indexed words: the inverted index is rebuilt from the documents. */
 const WORD_REINDEX: ReadonlySet<ReindexKind> = new Set<ReindexKind>(['searchable', 'stopWords', 'separators', 'dictionary', 'localizedAttributes'])
+/** Settings changes that change the faceted paths: the facet index is rebuilt from the documents. */
+const FACET_REINDEX: ReadonlySet<ReindexKind> = new Set<ReindexKind>(['filterable', 'sortable', 'distinct'])
 /** Documents per extraction job when rebuilding. */
 const REBUILD_CHUNK = 2000
 
@@ -30,6 +34,7 @@ export interface BatchDeps {
   documents: DocumentStore
   payloads: PayloadFiles
   inverted: InvertedStore
+  facets: FacetStore
   pool?: WorkerPool
   features: Features
   draft: CatalogDraft
@@ -61,6 +66,10 @@ export class DocumentBatch {
   private readonly words = new Map<number, InvertedDraft>()
   /** Publishes the committed inverted index drafts. */
   private readonly wordApplies: (() => void)[] = []
+  /** Facet index drafts by internal id (null: nothing is faceted). */
+  private readonly facetDrafts = new Map<number, FacetDraft | null>()
+  /** Facet views to publish with the commit. */
+  private readonly facetViews = new Map<number, FacetIndex>()
   /** Internal ids left by clears in this batch. */
   private readonly cleared: number[] = []
   /** Their document drafts (writes ahead may still be under way: settled before the commit). */
@@ -84,6 +93,17 @@ export class DocumentBatch {
   private async wordsDraft(meta: IndexMeta): Promise<InvertedDraft> {
     let d = this.words.get(meta.id)
     if (!d) this.words.set(meta.id, (d = new InvertedDraft(await this.deps.inverted.get(meta.id))))
+    return d
+  }
+
+  /** The facet draft of an index, null when its settings facet nothing. */
+  private async facetsDraft(meta: IndexMeta): Promise<FacetDraft | null> {
+    let d = this.facetDrafts.get(meta.id)
+    if (d === undefined) {
+      const config = facetConfig(this.settingsOf(meta))
+      d = hasFacets(config) ? new FacetDraft(await this.deps.facets.get(meta.id, config), config) : null
+      this.facetDrafts.set(meta.id, d)
+    }
     return d
   }
 
@@ -136,9 +156,15 @@ export class DocumentBatch {
         if ('ids' in op) {
           const docs = this.docs(meta)
           const words = await this.wordsDraft(meta)
+          const facets = await this.facetsDraft(meta)
           let deleted = 0
           for (const id of op.ids) {
             const ext = canonicalId(id)
+            if (facets && ext !== null) {
+              const existing = docs.lookup(ext)
+              const old = existing === undefined ? undefined : docs.read(existing)
+              if (old) facets.remove(existing!, old)
+            }
             const docid = ext === null ? undefined : docs.delete(ext)
             if (docid !== undefined) {
               words.remove(docid)
@@ -169,6 +195,7 @@ export class DocumentBatch {
     let received = 0
     const docs = this.docs(meta)
     const words = await this.wordsDraft(meta)
+    const facets = await this.facetsDraft(meta)
     const extraction = this.extraction(meta)
     // Chunks are prepared in the pool (parsed, ids read, encoded, words extracted), several at once, while this
     // thread stores the one before. Until the primary key is known, the first chunk (which infers it) goes alone.
@@ -212,15 +239,19 @@ export class DocumentBatch {
           names.length = count
           for (let f = 0; f < count; f++) names[f] = chunk.fieldNames[chunk.fields[run + 1 + f]!]!
           run += count + 1
-          const existing = op.method === 'update' ? docs.lookup(ext) : undefined
+          // A replaced document's old facet values are taken out (so its old version is read).
+          const existing = op.method === 'update' || facets ? docs.lookup(ext) : undefined
           const old = existing === undefined ? undefined : docs.read(existing)
-          if (old) {
+          if (old && facets) facets.remove(existing!, old)
+          if (old && op.method === 'update') {
             // Add-or-update replaces top-level fields whole (nested objects are not deep-merged).
             const stored = { ...old, ...decodeDocument(encoded) }
             merged.push({ at: k, doc: stored })
             docids[k] = await docs.put(ext, stored)
+            facets?.add(docids[k]!, stored)
           } else {
             docids[k] = await docs.putEncoded(ext, encoded, names)
+            facets?.add(docids[k]!, decodeDocument(encoded))
           }
         }
         received += chunk.ids.length
@@ -249,13 +280,17 @@ export class DocumentBatch {
     if (expr === null) return 0
     checkFilterable(expr, this.settingsOf(meta).filterableAttributes, 'invalid_document_filter', { containsFilter: this.deps.features.isEnabled('containsFilter') })
     const docs = this.docs(meta)
-    // Only the ids of matching documents are kept, not the documents.
-    const doomed: string[] = []
-    for await (const [, , doc] of docs.scan()) if (matches(expr, doc)) doomed.push(documentId(doc, meta.primaryKey!))
+    // Matching documents are kept only when their facet values must be taken out.
+    const faceted = (await this.facetsDraft(meta)) !== null
+    const doomed: [string, Document][] = []
+    for await (const [, , doc] of docs.scan()) if (matches(expr, doc)) doomed.push([documentId(doc, meta.primaryKey!), faceted ? doc : {}])
     const words = await this.wordsDraft(meta)
-    for (const ext of doomed) {
+    const facets = await this.facetsDraft(meta)
+    for (const [ext, doc] of doomed) {
       const docid = docs.delete(ext)
-      if (docid !== undefined) words.remove(docid)
+      if (docid === undefined) continue
+      words.remove(docid)
+      facets?.remove(docid, doc)
     }
     return doomed.length
   }
@@ -272,6 +307,7 @@ export class DocumentBatch {
     this.retired.push(this.drafts.get(meta.id)!.draft)
     this.drafts.delete(meta.id)
     this.words.delete(meta.id)
+    this.facetDrafts.delete(meta.id)
     return { ...details, deletedDocuments: deleted }
   }
 
@@ -307,15 +343,32 @@ export class DocumentBatch {
     await Promise.all(pending)
   }
 
+  /** Rebuild the facet index of an index from all its documents (after a settings change of its faceted set). */
+  private async rebuildFacets(meta: IndexMeta, config: FacetConfig): Promise<void> {
+    const draft = new FacetDraft(new FacetIndex(config), config)
+    if (hasFacets(config)) {
+      for await (const [, docid, doc] of this.docs(meta).scan()) {
+        if (this.deps.signal.aborted) throw new BatchAborted()
+        draft.add(docid, doc)
+      }
+    }
+    this.facetDrafts.set(meta.id, draft)
+  }
+
   /** Flush staged documents; then the writes of the final commit. */
   async finalOps(): Promise<WriteOp[]> {
     const ops: WriteOp[] = []
     for (const [id, plan] of this.reindex) {
-      if (!this.stillLive(id) || ![...plan].some((k) => WORD_REINDEX.has(k))) continue
+      if (!this.stillLive(id)) continue
       const uid = this.settingUids.get(id)?.[0]
       const meta = uid === undefined ? undefined : this.deps.draft.get(uid)
-      if (meta?.id === id) await this.rebuild(meta)
+      if (meta?.id !== id) continue
+      if ([...plan].some((k) => WORD_REINDEX.has(k))) await this.rebuild(meta)
+      const config = facetConfig(this.settingsOf(meta))
+      const draft = this.facetDrafts.get(id)
+      if ([...plan].some((k) => FACET_REINDEX.has(k)) && draft?.config.signature !== config.signature) await this.rebuildFacets(meta, config)
     }
+    for (const [id, draft] of this.facetDrafts) if (draft && this.stillLive(id)) this.facetViews.set(id, draft.result())
     for (const draft of this.retired) await draft.settle()
     for (const [id, { draft }] of this.drafts) {
       if (!this.stillLive(id)) {
@@ -337,6 +390,7 @@ export class DocumentBatch {
 
   publish(): void {
     for (const apply of this.wordApplies) apply()
+    for (const [id, view] of this.facetViews) this.deps.facets.publish(id, view)
     for (const [id, { draft }] of this.drafts) {
       if (this.stillLive(id)) this.deps.documents.publish(draft)
       else this.deps.documents.forget(id)

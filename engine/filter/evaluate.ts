@@ -80,12 +80,13 @@ export function attributeValues(doc: Record<string, unknown>, path: string): unk
   return out
 }
 
-interface Facets {
+/** What a value contributes to an attribute's facets: its numbers and normalized strings (arrays flattened). */
+export interface Facets {
   numbers: number[]
   strings: string[]
 }
 
-function addLeaf(v: unknown, facets: Facets): void {
+export function addLeaf(v: unknown, facets: Facets): void {
   if (Array.isArray(v)) {
     for (const el of v) addLeaf(el, facets)
   } else if (typeof v === 'number') {
@@ -114,7 +115,8 @@ interface Prepared {
 
 const prepared = new WeakMap<Token, Prepared>()
 
-function prep(token: Token): Prepared {
+/** A filter value as facets compare it: normalized, and as a number when it parses as one. */
+export function prep(token: Token): Prepared {
   let p = prepared.get(token)
   if (!p) {
     p = { normalized: normalizeFacet(token.value), number: parseFiniteFloat(token.value) }
@@ -167,7 +169,7 @@ function equals(facets: Facets, token: Token): boolean {
   return p.number !== null && facets.numbers.includes(p.number)
 }
 
-function isEmptyValue(v: unknown): boolean {
+export function isEmptyValue(v: unknown): boolean {
   if (v === '') return true
   if (Array.isArray(v)) return v.length === 0
   return isObject(v) && Object.keys(v).length === 0
@@ -271,23 +273,27 @@ export function matches(expr: FilterExpression, doc: Record<string, unknown>): b
       const facets = facetsOf(attributeValues(doc, expr.field.value))
       return expr.values.some((v) => equals(facets, v))
     }
-    case 'geoRadius': {
+    case 'geoRadius': case 'geoBoundingBox': case 'geoPolygon': {
       const point = geoPoint(doc)
-      return point !== null && distanceMeters([num(expr.lat), num(expr.lng)], point) <= num(expr.radius) + Number.EPSILON
+      return point !== null && geoMatches(expr, point)
     }
+    case 'vectorExists': return vectorsMatch(expr, doc)
+  }
+}
+
+export type GeoExpression = Extract<FilterExpression, { type: 'geoRadius' | 'geoBoundingBox' | 'geoPolygon' }>
+
+/** Whether a `_geo` point is inside a geo filter's shape. */
+export function geoMatches(expr: GeoExpression, point: [number, number]): boolean {
+  switch (expr.type) {
+    case 'geoRadius': return distanceMeters([num(expr.lat), num(expr.lng)], point) <= num(expr.radius) + Number.EPSILON
     case 'geoBoundingBox': {
-      const point = geoPoint(doc)
-      if (point === null) return false
       const [topLat, topLng] = [num(expr.topRight[0]), num(expr.topRight[1])]
       const [bottomLat, bottomLng] = [num(expr.bottomLeft[0]), num(expr.bottomLeft[1])]
       if (point[0] < bottomLat || point[0] > topLat) return false
       // A box whose right side is west of its left side wraps around the antimeridian.
       return topLng < bottomLng ? point[1] >= bottomLng || point[1] <= topLng : point[1] >= bottomLng && point[1] <= topLng
     }
-    case 'geoPolygon': {
-      const point = geoPoint(doc)
-      return point !== null && insidePolygon(point, expr.points.map(([lat, lng]) => [num(lat), num(lng)]))
-    }
-    case 'vectorExists': return vectorsMatch(expr, doc)
+    case 'geoPolygon': return insidePolygon(point, expr.points.map(([lat, lng]) => [num(lat), num(lng)]))
   }
 }

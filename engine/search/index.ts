@@ -15,6 +15,7 @@ import { isPlaceholder, type SearchQuery } from './query.js'
 import { Matcher, rankingRulesFor, type RankingContext } from './ranking.js'
 import { planQuery, type QueryPlan } from './terms.js'
 import { checkFilterable, parseFilter, type FilterExpression } from '../filter/index.js'
+import type { FacetIndex } from '../facets/index.js'
 
 export { parseSearchBody, parseSearchParams, type SearchQuery } from './query.js'
 
@@ -33,6 +34,8 @@ export interface SearchSource {
   fetch(docids: number[]): Record<string, unknown>[]
   /** Top-level field names of the index's documents. */
   fieldNames(): Iterable<string>
+  /** The facet index. */
+  facets: FacetIndex
   /** Live documents matching a filter. */
   filter(expr: FilterExpression): Bitmap
   containsFilter: boolean

@@ -8,6 +8,7 @@ import roaring from 'roaring'
 import { TesseraError, toErrorObject } from '../errors/index.js'
 import { DocumentBatch, BatchAborted } from '../documents/batch.js'
 import type { InvertedStore } from '../inverted/index.js'
+import type { FacetStore } from '../facets/index.js'
 import { settingsUpdateCreatesIndex } from '../settings/index.js'
 import type { DocumentStore } from '../documents/store.js'
 import type { PayloadFiles } from '../payload/files.js'
@@ -34,6 +35,7 @@ export interface SchedulerDeps {
   documents: DocumentStore
   payloads: PayloadFiles
   inverted: InvertedStore
+  facets: FacetStore
   features: Features
   pool?: WorkerPool
 }
@@ -271,7 +273,7 @@ export class Scheduler {
     const draft = this.catalog.draft()
     const now = nowMicros()
     const ctx: OperationContext = { draft, now, renames: new Map(), documentCount: (id) => this.deps.documents.count(id) }
-    const documents = new DocumentBatch({ store: this.store, documents: this.deps.documents, payloads: this.deps.payloads, inverted: this.deps.inverted, pool: this.deps.pool, features: this.deps.features, draft, now, signal })
+    const documents = new DocumentBatch({ store: this.store, documents: this.deps.documents, payloads: this.deps.payloads, inverted: this.deps.inverted, facets: this.deps.facets, pool: this.deps.pool, features: this.deps.features, draft, now, signal })
     const finals: Task[] = []
     const payloads = tasks.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))
     // The batch's commit drops the payloads' database copies; their files go after it.
@@ -336,7 +338,7 @@ export class Scheduler {
       publish: () => {
         this.catalog.publish(draft)
         documents.publish()
-        for (const id of draft.garbage) { this.deps.documents.forget(id); this.deps.inverted.forget(id) }
+        for (const id of draft.garbage) { this.deps.documents.forget(id); this.deps.inverted.forget(id); this.deps.facets.forget(id) }
       },
       afterCommit: async () => {
         await removePayloads()

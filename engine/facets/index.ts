@@ -1,0 +1,336 @@
+/**
+ * Facet indexes: what filters, sort, distinct, facet distributions and facet search read.
+ *
+ * For every faceted attribute path (filterable, sortable, the distinct attribute and the fields of custom
+ * `attr:asc|desc` ranking rules; dot notation reaches nested fields, arrays are flattened), an index keeps:
+ * - the documents holding the path at all (`exists`), holding `null` there, holding an empty value there;
+ * - normalized string → documents (with an original spelling for display), number → documents.
+ * `_geo` points are kept per document when `_geo` is filterable or sortable.
+ *
+ * The same facts as the document-at-a-time reference evaluator (`filter/evaluate.ts`), so a filter gives the same
+ * documents either way (tested against each other on random documents and expressions).
+ *
+ * Views are immutable: a batch edits a `FacetDraft` (copy on write: each field, value bitmap and the geo map is
+ * copied the first time the batch changes it) and `publish` swaps the view in one step, so a search sees the old
+ * or the new facets, never a mix. Facets are derived from the stored documents: an index's view is built from
+ * them when first needed (and when the faceted set of a settings change differs), then kept up to date by
+ * batches, which take out a replaced or deleted document's old values and add the new ones.
+ */
+import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
+import { addLeaf, compareCodePoints, geoPoint, isEmptyValue, isFacetedBy, matchingRule, normalizeRules, type FilterRule } from '../filter/index.js'
+import type { Settings } from '../settings/index.js'
+
+type Json = Record<string, unknown>
+
+/** What decides which paths are faceted. */
+export interface FacetConfig {
+  rules: FilterRule[]
+  sortable: string[]
+  distinct: string | null
+  /** Fields of custom `attr:asc|desc` ranking rules. */
+  ruleFields: string[]
+  geo: boolean
+  /** Equal signatures: the same paths are faceted. */
+  signature: string
+}
+
+const CUSTOM_RULE = /^(.+):(asc|desc)$/
+
+/** The field and direction of a custom ranking rule (`price:asc`), or null for the other rules. */
+export function customRule(rule: string): { field: string; ascending: boolean } | null {
+  const m = CUSTOM_RULE.exec(rule)
+  return m ? { field: m[1]!, ascending: m[2] === 'asc' } : null
+}
+
+export function facetConfig(settings: Settings): FacetConfig {
+  const rules = normalizeRules(settings.filterableAttributes)
+  const sortable = [...settings.sortableAttributes]
+  const ruleFields = settings.rankingRules.map(customRule).filter((r) => r !== null).map((r) => r.field)
+  const distinct = settings.distinctAttribute
+  const geo = sortable.includes('_geo') || matchingRule('_geo', rules) !== null
+  return { rules, sortable, distinct, ruleFields, geo, signature: JSON.stringify([settings.filterableAttributes, sortable, distinct, ruleFields]) }
+}
+
+/** Whether anything is faceted at all. */
+export function hasFacets(config: FacetConfig): boolean {
+  return config.rules.length > 0 || config.sortable.length > 0 || config.distinct !== null || config.ruleFields.length > 0
+}
+
+/** Whether a path is faceted (cached per config). */
+function facetedPaths(config: FacetConfig): (path: string) => boolean {
+  const cache = new Map<string, boolean>()
+  return (path) => {
+    let yes = cache.get(path)
+    if (yes === undefined) {
+      yes = matchingRule(path, config.rules) !== null || config.sortable.some((s) => isFacetedBy(path, s)) ||
+        (config.distinct !== null && isFacetedBy(path, config.distinct)) || config.ruleFields.some((s) => isFacetedBy(path, s))
+      if (cache.size < 10_000) cache.set(path, yes)
+    }
+    return yes
+  }
+}
+
+function isObject(v: unknown): v is Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
+
+/**
+ * Every (path, value) a document holds, as `attributeValues` reads them: each key path (keys joined by `.`),
+ * through nested objects and the objects inside arrays.
+ */
+function walk(obj: Json, prefix: string, emit: (path: string, value: unknown) => void): void {
+  for (const key of Object.keys(obj)) {
+    const path = prefix === '' ? key : `${prefix}.${key}`
+    const value = obj[key]
+    emit(path, value)
+    descend(value, path, emit)
+  }
+}
+
+function descend(value: unknown, path: string, emit: (path: string, value: unknown) => void): void {
+  if (Array.isArray(value)) for (const el of value) descend(el, path, emit)
+  else if (isObject(value)) walk(value, path, emit)
+}
+
+export interface StringFacet {
+  docids: Bitmap
+  /** The spelling shown in facet distributions and facet search (the first document's). */
+  original: string
+}
+
+/** The facets of one attribute path. */
+export class FieldFacets {
+  exists: Bitmap = new RoaringBitmap32()
+  nulls: Bitmap = new RoaringBitmap32()
+  empties: Bitmap = new RoaringBitmap32()
+  strings = new Map<string, StringFacet>()
+  numbers = new Map<number, Bitmap>()
+  private sortedNumbers: Float64Array | null = null
+  private sortedStrings: string[] | null = null
+  private readonly ranks = new Map<boolean, SortRanks>()
+
+  copy(): FieldFacets {
+    const f = new FieldFacets()
+    f.exists = this.exists
+    f.nulls = this.nulls
+    f.empties = this.empties
+    f.strings = new Map(this.strings)
+    f.numbers = new Map(this.numbers)
+    return f
+  }
+
+  /** The numbers, ascending. */
+  numberKeys(): Float64Array {
+    return (this.sortedNumbers ??= Float64Array.from(this.numbers.keys()).sort())
+  }
+
+  /** The normalized strings, in code point order. */
+  stringKeys(): string[] {
+    return (this.sortedStrings ??= [...this.strings.keys()].sort(compareCodePoints))
+  }
+
+  /**
+   * Each document's rank for sorting on this attribute (lower first; documents without a value get MISSING_RANK)
+   * and each rank's value: numbers before strings in both directions, as milli's sort chains them; a document
+   * with several values ranks by the first met (its smallest ascending, its largest descending).
+   */
+  sortRanks(ascending: boolean): SortRanks {
+    let r = this.ranks.get(ascending)
+    if (r) return r
+    const size = this.exists.isEmpty ? 0 : this.exists.maximum() + 1
+    const ranks = new Int32Array(size).fill(MISSING_RANK)
+    const values: (number | string)[] = []
+    const assign = (docids: Bitmap, value: number | string) => {
+      const rank = values.length
+      let used = false
+      for (const docid of docids) if (ranks[docid] === MISSING_RANK) { ranks[docid] = rank; used = true }
+      if (used) values.push(value)
+    }
+    const numbers = this.numberKeys()
+    for (let i = 0; i < numbers.length; i++) {
+      const n = numbers[ascending ? i : numbers.length - 1 - i]!
+      assign(this.numbers.get(n)!, n)
+    }
+    const strings = this.stringKeys()
+    for (let i = 0; i < strings.length; i++) {
+      const entry = this.strings.get(strings[ascending ? i : strings.length - 1 - i]!)!
+      assign(entry.docids, entry.original)
+    }
+    r = { ranks, values }
+    this.ranks.set(ascending, r)
+    return r
+  }
+}
+
+export const MISSING_RANK = 0x7fffffff
+
+export interface SortRanks {
+  /** By internal document id (ids beyond the array have no value). */
+  ranks: Int32Array
+  /** By rank. */
+  values: (number | string)[]
+}
+
+/** The facets of one index (a published view). */
+export class FacetIndex {
+  constructor(
+    readonly config: FacetConfig,
+    readonly fields: Map<string, FieldFacets> = new Map(),
+    readonly geo: Map<number, [number, number]> = new Map(),
+  ) {}
+
+  field(path: string): FieldFacets | undefined {
+    return this.fields.get(path)
+  }
+}
+
+/** A batch's edit of a facet index (copy on write; see the module comment). */
+export class FacetDraft {
+  private readonly fields: Map<string, FieldFacets>
+  private geo: Map<number, [number, number]>
+  private readonly ownedFields = new Set<FieldFacets>()
+  private readonly ownedBitmaps = new Set<Bitmap>()
+  private ownsGeo = false
+  private readonly faceted: (path: string) => boolean
+  touched = 0
+
+  constructor(base: FacetIndex, readonly config: FacetConfig = base.config) {
+    const rebuild = config.signature !== base.config.signature
+    this.fields = rebuild ? new Map() : new Map(base.fields)
+    this.geo = rebuild ? new Map() : base.geo
+    this.ownsGeo = rebuild
+    this.faceted = facetedPaths(config)
+  }
+
+  private fieldFor(path: string, create: boolean): FieldFacets | undefined {
+    let f = this.fields.get(path)
+    if (f && this.ownedFields.has(f)) return f
+    if (!f && !create) return undefined
+    f = f ? f.copy() : new FieldFacets()
+    this.ownedFields.add(f)
+    this.fields.set(path, f)
+    return f
+  }
+
+  /** A bitmap this draft may change: `bitmap` itself when the draft made it, else a copy. */
+  private own(bitmap: Bitmap | undefined): Bitmap {
+    if (bitmap && this.ownedBitmaps.has(bitmap)) return bitmap
+    const b = bitmap ? new RoaringBitmap32(bitmap) : new RoaringBitmap32()
+    this.ownedBitmaps.add(b)
+    return b
+  }
+
+  private edit(docid: number, doc: Json, adding: boolean): void {
+    this.touched++
+    const scratch = { numbers: [] as number[], strings: [] as string[] }
+    walk(doc, '', (path, value) => {
+      if (!this.faceted(path)) return
+      const f = this.fieldFor(path, adding)
+      if (!f) return
+      const change = (b: Bitmap | undefined): Bitmap => {
+        const owned = this.own(b)
+        if (adding) owned.add(docid)
+        else owned.remove(docid)
+        return owned
+      }
+      f.exists = change(f.exists)
+      if (value === null) f.nulls = change(f.nulls)
+      if (isEmptyValue(value)) f.empties = change(f.empties)
+      scratch.numbers.length = 0
+      scratch.strings.length = 0
+      addLeaf(value, scratch)
+      for (const n of scratch.numbers) {
+        const b = change(f.numbers.get(n))
+        if (b.isEmpty) f.numbers.delete(n)
+        else f.numbers.set(n, b)
+      }
+      if (scratch.strings.length === 0) return
+      const originals: string[] = []
+      collectStrings(value, originals)
+      scratch.strings.forEach((key, i) => {
+        const entry = f.strings.get(key)
+        const b = change(entry?.docids)
+        if (b.isEmpty) f.strings.delete(key)
+        else f.strings.set(key, { docids: b, original: entry?.original ?? originals[i] ?? key })
+      })
+    })
+    if (this.config.geo) {
+      const point = geoPoint(doc)
+      if (point && (adding || this.geo.has(docid))) {
+        if (!this.ownsGeo) { this.geo = new Map(this.geo); this.ownsGeo = true }
+        if (adding) this.geo.set(docid, point)
+        else this.geo.delete(docid)
+      }
+    }
+  }
+
+  add(docid: number, doc: Json): void {
+    this.edit(docid, doc, true)
+  }
+
+  remove(docid: number, doc: Json): void {
+    this.edit(docid, doc, false)
+  }
+
+  /** The new view. */
+  result(): FacetIndex {
+    for (const [path, f] of this.fields) if (this.ownedFields.has(f) && f.exists.isEmpty) this.fields.delete(path)
+    return new FacetIndex(this.config, this.fields, this.geo)
+  }
+}
+
+/** The strings of a value in `addLeaf`'s order, as written (booleans as `true` / `false`). */
+function collectStrings(v: unknown, out: string[]): void {
+  if (Array.isArray(v)) for (const el of v) collectStrings(el, out)
+  else if (typeof v === 'string') out.push(v.trim())
+  else if (typeof v === 'boolean') out.push(v ? 'true' : 'false')
+}
+
+/** What the facet store reads: the published documents of an index. */
+export interface FacetSource {
+  settings(indexId: number): Settings
+  /** Every live document of the published state, with its internal id. */
+  scan(indexId: number): AsyncIterable<[number, Json]>
+  /** Changes whenever a batch publishes the index's documents. */
+  version(indexId: number): unknown
+}
+
+/** The facet views of the indexes, by internal index id (built when first needed). */
+export class FacetStore {
+  private readonly views = new Map<number, Promise<FacetIndex>>()
+
+  constructor(private readonly source: FacetSource) {}
+
+  /** The view of an index for its current settings. */
+  async get(indexId: number, config: FacetConfig = facetConfig(this.source.settings(indexId))): Promise<FacetIndex> {
+    const current = this.views.get(indexId)
+    if (current) {
+      const view = await current
+      if (view.config.signature === config.signature) return view
+    }
+    const built = this.build(indexId, config)
+    this.views.set(indexId, built)
+    built.catch(() => { if (this.views.get(indexId) === built) this.views.delete(indexId) })
+    return built
+  }
+
+  private async build(indexId: number, config: FacetConfig): Promise<FacetIndex> {
+    if (!hasFacets(config)) return new FacetIndex(config)
+    for (;;) {
+      const version = this.source.version(indexId)
+      const draft = new FacetDraft(new FacetIndex(config), config)
+      for await (const [docid, doc] of this.source.scan(indexId)) draft.add(docid, doc)
+      // A batch published while the documents were read: read them again.
+      if (this.source.version(indexId) === version) return draft.result()
+    }
+  }
+
+  /** Publish a committed draft's view. */
+  publish(indexId: number, view: FacetIndex): void {
+    this.views.set(indexId, Promise.resolve(view))
+  }
+
+  forget(indexId: number): void {
+    this.views.delete(indexId)
+  }
+}
