@@ -14,6 +14,7 @@ import type { MatchingStrategy } from './query.js'
 import { COMPONENTS, costsOf, evaluationOf, ruleCodes, scoreOf, type Evaluation, type Matcher, type RankingContext } from './ranking.js'
 import { FIRST_POSITION_COST, POSITION_COSTS } from '../inverted/positions.js'
 import type { Term } from './terms.js'
+import { rankOf, sortDetails, type SortKey } from './sort.js'
 import { grown } from '../util/typed.js'
 
 export interface RankedHit {
@@ -305,7 +306,7 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
       if (threshold !== null) {
         if (scoreOf(ctx, components) < threshold) { below++; continue }
       }
-      costsOf(codes, components, costs, n * R)
+      costsOf(codes, components, costs, n * R, docid, ctx.sorts)
       docids[n] = docid
       kept[n] = level
       n++
@@ -319,7 +320,7 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
       const j = order[k]!
       matcher.load(docids[j]!)
       matcher.measure(sets[kept[j]!]!, skippedOf[kept[j]!]!, components)
-      hits.push({ docid: docids[j]!, evaluation: evaluationOf(ctx, components) })
+      hits.push({ docid: docids[j]!, evaluation: evaluationOf(ctx, components, docids[j]!) })
     }
     // Unmeasured documents (the deadline passed) follow in internal id order.
     const ranked = n + below
@@ -333,6 +334,32 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
     if (passed >= want && threshold === null) break
   }
   return { hits: hits.slice(0, limit), candidates: total, degraded }
+}
+
+/**
+ * A placeholder search ranked by sort rules only (the parameter's criteria and custom rules): every document's
+ * ranks, then the window's best by them (internal id last). Every score is 1; the details show the sort values.
+ */
+export function sortOnly(universe: Bitmap, sorts: readonly SortKey[], offset: number, limit: number): RankedHit[] {
+  const R = sorts.length
+  const docs = universe.toUint32Array()
+  const n = docs.length
+  reserve(n, R)
+  const { costs, docids } = scratch
+  for (let i = 0; i < n; i++) {
+    const docid = docs[i]!
+    docids[i] = docid
+    for (let r = 0; r < R; r++) costs[i * R + r] = rankOf(sorts[r]!, docid)
+  }
+  const order = selectBest(n, Math.min(n, offset + limit), R)
+  const hits: RankedHit[] = []
+  for (let k = offset; k < order.length; k++) {
+    const docid = docids[order[k]!]!
+    const details: Record<string, unknown> = {}
+    sorts.forEach((key, i) => { details[key.name] = sortDetails(key, docid, i) })
+    hits.push({ docid, evaluation: { score: 1, details } })
+  }
+  return hits
 }
 
 /**

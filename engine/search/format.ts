@@ -535,6 +535,8 @@ function byteOrder(a: string, b: string): number {
 // ---- the response ------------------------------------------------------------------------------------------------
 
 export interface HitExtras {
+  /** Meters to the geo sort's point, among the document's fields. */
+  geoDistance?: number
   rankingScore?: number
   rankingScoreDetails?: Record<string, unknown>
 }
@@ -542,6 +544,7 @@ export interface HitExtras {
 /** A hit in Meilisearch's key order: the document's fields, `_formatted`, `_matchesPosition`, `_rankingScore`, `_rankingScoreDetails`. */
 export function hitObject(hit: FormattedHit, extras: HitExtras = {}): JsonObject {
   const out: JsonObject = { ...hit.document }
+  if (extras.geoDistance !== undefined) out._geoDistance = extras.geoDistance
   if (hit.formatted !== undefined && Object.keys(hit.formatted).length > 0) out._formatted = hit.formatted
   if (hit.matchesPosition !== undefined) out._matchesPosition = hit.matchesPosition
   if (extras.rankingScore !== undefined) out._rankingScore = extras.rankingScore

@@ -8,7 +8,8 @@ import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/in
 import type { Settings } from '../settings/index.js'
 import { localesForField, type Tokenizer } from '../tokenizer/index.js'
 import { coversField, tokenizerFor } from '../inverted/extract.js'
-import { bucketSort, type RankedHit } from './bucket-sort.js'
+import { bucketSort, sortOnly, type RankedHit } from './bucket-sort.js'
+import { checkSort, geoDistance, parseSort, sortCriteriaFor, sortKey, type SortKey } from './sort.js'
 import { formatHit, hitObject, searchResponse, type AnalyzedText, type TextMatch, type TextToken } from './format.js'
 import { hitsInfo, searchWindow } from './pagination.js'
 import { isPlaceholder, type SearchQuery } from './query.js'
@@ -47,6 +48,8 @@ export interface SearchOutcome {
   candidates: number
   plan: QueryPlan | null
   degraded: boolean
+  /** The sort rules' keys (for `_geoDistance`). */
+  sorts: SortKey[]
 }
 
 function checkSearchOn(source: SearchSource, names: readonly string[] | null): void {
@@ -76,27 +79,26 @@ export function rankQuery(source: SearchSource, query: SearchQuery, window: { of
   const plan = placeholder ? null : planQuery(inverted, settings, tokenizer, query.q!, { attributesToSearchOn: query.attributesToSearchOn, locales: query.locales })
   let universe = source.live
   const expr = parseFilter(query.filter, 'invalid_search_filter')
+  const sortParam = inIndex(source.uid, () => parseSort(query.sort, 'invalid_search_sort'))
+  inIndex(source.uid, () => checkSort(sortParam, settings, 'invalid_search_sort'))
   if (expr) {
-    try {
-      checkFilterable(expr, settings.filterableAttributes, 'invalid_search_filter', { containsFilter: source.containsFilter })
-    } catch (err) {
-      if (err instanceof TesseraError) throw new TesseraError(err.code, `Index \`${source.uid}\`: ${err.message}`)
-      throw err
-    }
+    inIndex(source.uid, () => checkFilterable(expr, settings.filterableAttributes, 'invalid_search_filter', { containsFilter: source.containsFilter }))
     universe = RoaringBitmap32.and(universe, source.filter(expr))
   }
+  const sorts = sortCriteriaFor(settings.rankingRules, sortParam).map((c) => sortKey(c, source.facets))
   if (plan?.excluded) universe = RoaringBitmap32.andNot(universe, plan.excluded)
   if (!plan || plan.terms.length === 0) {
-    // Placeholder search: internal id order, every score 1.
+    // Placeholder search: by the sort rules, else internal id order; every score 1.
+    if (sorts.length > 0) return { hits: sortOnly(universe, sorts, window.offset, window.limit), candidates: universe.size, plan, degraded: false, sorts }
     const hits: RankedHit[] = []
     if (window.limit > 0 && window.offset < universe.size) {
       const end = Math.min(universe.size, window.offset + window.limit)
       for (let i = window.offset; i < end; i++) hits.push({ docid: universe.select(i)!, evaluation: null })
     }
-    return { hits, candidates: universe.size, plan, degraded: false }
+    return { hits, candidates: universe.size, plan, degraded: false, sorts }
   }
-  const rules = rankingRulesFor(settings.rankingRules, query.matchingStrategy)
-  const ctx: RankingContext = { plan, rules, proximityByAttribute: settings.proximityPrecision === 'byAttribute', totalWords: plan.terms.reduce((n, t) => n + t.wordCount, 0) }
+  const rules = rankingRulesFor(settings.rankingRules, query.matchingStrategy, sortParam.length)
+  const ctx: RankingContext = { plan, rules, proximityByAttribute: settings.proximityPrecision === 'byAttribute', totalWords: plan.terms.reduce((n, t) => n + t.wordCount, 0), sorts }
   const result = bucketSort({
     ctx,
     matcher: new Matcher(plan, inverted.forward, settings.proximityPrecision === 'byAttribute'),
@@ -111,7 +113,17 @@ export function rankQuery(source: SearchSource, query: SearchQuery, window: { of
     now: () => performance.now(),
     index: inverted,
   })
-  return { hits: result.hits, candidates: result.candidates, plan, degraded: result.degraded }
+  return { hits: result.hits, candidates: result.candidates, plan, degraded: result.degraded, sorts }
+}
+
+/** Run a check; its TesseraError gets the index's name in front, as Meilisearch's index errors do. */
+function inIndex<T>(uid: string, check: () => T): T {
+  try {
+    return check()
+  } catch (err) {
+    if (err instanceof TesseraError) throw new TesseraError(err.code, `Index \`${uid}\`: ${err.message}`)
+    throw err
+  }
 }
 
 // ---- highlighting ------------------------------------------------------------------------------------------------
@@ -188,6 +200,7 @@ export function search(source: SearchSource, query: SearchQuery): JsonObject {
     }, analyze)
     const evaluation = outcome.hits[i]!.evaluation
     return hitObject(formatted, {
+      geoDistance: geoDistance(outcome.sorts, outcome.hits[i]!.docid),
       rankingScore: query.showRankingScore ? (evaluation?.score ?? 1) : undefined,
       rankingScoreDetails: query.showRankingScoreDetails ? (evaluation?.details ?? {}) : undefined,
     })

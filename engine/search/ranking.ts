@@ -27,6 +27,8 @@ import type { MatchingStrategy } from './query.js'
 import type { ForwardRecords } from '../inverted/forward.js'
 import { grown } from '../util/typed.js'
 import { positionCost } from '../inverted/positions.js'
+import { customRule } from '../facets/index.js'
+import { rankOf, sortDetails, type SortKey } from './sort.js'
 import { phraseAt, phraseConditions, type PhraseCondition, type QueryPlan, type Term } from './terms.js'
 
 export interface Rank {
@@ -34,11 +36,13 @@ export interface Rank {
   maxRank: number
 }
 
-export type RuleKind = 'words' | 'typo' | 'proximity' | 'attribute' | 'attributeRank' | 'wordPosition' | 'exactness'
+/** `sort`: one criterion of the sort parameter or a custom `attr:asc|desc` rule (`RankingContext.sorts`, in order). */
+export type RuleKind = 'words' | 'typo' | 'proximity' | 'attribute' | 'attributeRank' | 'wordPosition' | 'exactness' | 'sort'
 
 /** The rules that rank a keyword search, in order (milli's `get_ranking_rules_for_query_graph_search`). */
-export function rankingRulesFor(settingsRules: readonly string[], strategy: MatchingStrategy): RuleKind[] {
+export function rankingRulesFor(settingsRules: readonly string[], strategy: MatchingStrategy, sortParam = 0): RuleKind[] {
   const out: RuleKind[] = []
+  let sorted = false
   let words = strategy === 'all'
   let attribute = false
   let hasAttributeRank = false
@@ -62,7 +66,12 @@ export function rankingRulesFor(settingsRules: readonly string[], strategy: Matc
       case 'wordPosition':
         if (!attribute && !hasPosition) { out.push('wordPosition'); hasPosition = true }
         break
+      case 'sort':
+        if (!sorted) for (let i = 0; i < sortParam; i++) out.push('sort')
+        sorted = true
+        break
       default:
+        if (customRule(rule)) out.push('sort')
         break
     }
   }
@@ -474,17 +483,22 @@ export interface RankingContext {
   proximityByAttribute: boolean
   /** Words of the query (the words rule's maximum). */
   totalWords: number
+  /** The `sort` rules' keys, in rule order. */
+  sorts: readonly SortKey[]
 }
 
-const RULE_CODES: Record<RuleKind, number> = { words: 0, typo: 1, proximity: 2, attribute: 3, attributeRank: 4, wordPosition: 5, exactness: 6 }
+const RULE_CODES: Record<RuleKind, number> = { words: 0, typo: 1, proximity: 2, attribute: 3, attributeRank: 4, wordPosition: 5, exactness: 6, sort: 7 }
+/** Codes from SORT_CODE on are sort rules: SORT_CODE + the sort key's index. */
+const SORT_CODE = 7
 
 /** The rules as small integers, for `costsOf`. */
 export function ruleCodes(rules: readonly RuleKind[]): Int8Array {
-  return Int8Array.from(rules, (r) => RULE_CODES[r])
+  let sorts = 0
+  return Int8Array.from(rules, (r) => (r === 'sort' ? SORT_CODE + sorts++ : RULE_CODES[r]))
 }
 
 /** The cost of each rule (`ruleCodes`; lower first), from the components, written to `costs` from `at`. */
-export function costsOf(codes: Int8Array, c: Int32Array, costs: Int32Array, at: number): void {
+export function costsOf(codes: Int8Array, c: Int32Array, costs: Int32Array, at: number, docid = 0, sorts: readonly SortKey[] = []): void {
   for (let r = 0; r < codes.length; r++) {
     let cost: number
     switch (codes[r]) {
@@ -494,7 +508,8 @@ export function costsOf(codes: Int8Array, c: Int32Array, costs: Int32Array, at: 
       case 3: cost = c[C_FID]! * (c[C_POS_MAX]! + 1) + c[C_POS]!; break
       case 4: cost = c[C_FID]!; break
       case 5: cost = c[C_POS]!; break
-      default: cost = (3 - c[C_EXACT_TYPE]!) * (c[C_WORDS_MAX]! + 1) + c[C_MISSING]!; break
+      case 6: cost = (3 - c[C_EXACT_TYPE]!) * (c[C_WORDS_MAX]! + 1) + c[C_MISSING]!; break
+      default: cost = rankOf(sorts[codes[r]! - SORT_CODE]!, docid); break
     }
     costs[at + r] = cost
   }
@@ -520,6 +535,8 @@ export function scoreOf(ctx: RankingContext, c: Int32Array): number {
         digit(c[C_EXACT_TYPE]!, 3)
         digit(c[C_WORDS_MAX]! + 1 - c[C_MISSING]!, c[C_WORDS_MAX]! + 1)
         break
+      case 'sort':
+        break
     }
   }
   return rank / max
@@ -532,9 +549,10 @@ export interface Evaluation {
 }
 
 /** `_rankingScore` and `_rankingScoreDetails` from the cost components. */
-export function evaluationOf(ctx: RankingContext, c: Int32Array): Evaluation {
+export function evaluationOf(ctx: RankingContext, c: Int32Array, docid = 0): Evaluation {
   const details: Record<string, unknown> = {}
   let order = 0
+  let sorts = 0
   const ratio = (rank: number, max: number) => rank / max
   for (const rule of ctx.rules) {
     switch (rule) {
@@ -569,6 +587,11 @@ export function evaluationOf(ctx: RankingContext, c: Int32Array): Evaluation {
         details.exactness = type === NO_EXACT_MATCH
           ? { order: order++, matchType, matchingWords: rw.rank - 1, maxMatchingWords: rw.maxRank - 1, score: globalScore([ra, rw]) }
           : { order: order++, matchType, score: ra.rank / ra.maxRank }
+        break
+      }
+      case 'sort': {
+        const key = ctx.sorts[sorts++]!
+        details[key.name] = sortDetails(key, docid, order++)
         break
       }
     }

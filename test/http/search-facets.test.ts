@@ -1,0 +1,157 @@
+/**
+ * Filters, sort, distinct, facet distributions and facet search over HTTP with the `meilisearch` client.
+ * Expected orders are derived by hand from Meilisearch's semantics (reference §3, milli's sort/distinct/facet
+ * code): numbers sort before strings in both directions and documents without a value come last; distinct keeps
+ * the best document per value; facet values are counted over every matching document.
+ */
+import t from 'tap'
+import { MeilisearchApiError } from 'meilisearch'
+import { call, seedIndex, serverFor, updateSettings, waitTask } from '../helpers/server.js'
+
+type Doc = Record<string, unknown>
+
+const BOOKS: Doc[] = [
+  { id: 1, title: 'Alpha', genre: 'Fantasy', price: 10, year: 2001, tags: ['magic', 'dragons'], author: { name: 'Ann', born: 1950 }, _geo: { lat: 48.85, lng: 2.35 } },
+  { id: 2, title: 'Beta', genre: 'fantasy', price: 5.5, year: 1999, tags: ['magic'], author: { name: 'Bob', born: 1960 }, _geo: { lat: 45.76, lng: 4.83 } },
+  { id: 3, title: 'Gamma', genre: 'Science Fiction', price: 20, year: 2010, tags: ['space'], author: { name: 'Ann', born: 1950 }, _geo: { lat: 51.5, lng: -0.12 } },
+  { id: 4, title: 'Delta', genre: 'Horror', price: '15', year: null, tags: [], author: { name: 'Cid' } },
+  { id: 5, title: 'Epsilon', genre: 'Science Fiction', price: 'cheap', year: 2010, tags: ['space', 'robots'] },
+  { id: 6, title: 'Zeta', genre: 'Épopée', year: 1800, tags: ['war'], author: { name: 'Bob', born: 1960 }, _geo: { lat: 43.3, lng: 5.37 } },
+]
+
+t.test('filters, sort, distinct and facets', async (t) => {
+  const server = await serverFor(t)
+  const { url, client } = server
+  await seedIndex(url, 'books', {
+    filterableAttributes: ['genre', 'price', 'year', 'tags', 'author', '_geo'],
+    sortableAttributes: ['price', 'year', 'title', 'author.born', '_geo'],
+  }, BOOKS)
+  const index = client.index('books')
+  const ids = (hits: Doc[]) => hits.map((h) => h.id)
+
+  await t.test('filters over the facet index', async (t) => {
+    const cases: [string | (string | string[])[], number[]][] = [
+      ['genre = fantasy', [1, 2]],
+      ['genre = "science fiction"', [3, 5]],
+      ['genre = epopee', [6]],
+      ['genre != fantasy', [3, 4, 5, 6]],
+      // Strings are compared too, with the raw bound: "cheap" > "9" in code point order.
+      ['price > 9', [1, 3, 4, 5]],
+      ['price 5 TO 15', [1, 2, 4]],
+      // A bound that is no number compares strings only.
+      ['price < cheaq', [4, 5]],
+      ['year IS NULL', [4]],
+      ['year NOT EXISTS', []],
+      ['author.born EXISTS', [1, 2, 3, 6]],
+      ['author.born NOT EXISTS', [4, 5]],
+      ['tags IS EMPTY', [4]],
+      ['tags IN [space, war]', [3, 5, 6]],
+      ['tags NOT IN [magic]', [3, 4, 5, 6]],
+      ['author.name = ann AND year > 2005', [3]],
+      ['(genre = horror OR tags = robots) AND NOT price = 15', [5]],
+      [['genre = fantasy', ['price = 10', 'price = 20']], [1]],
+      ['genre STARTS WITH sci', [3, 5]],
+      ['_geoRadius(48.85, 2.35, 1000)', [1]],
+      ['_geoBoundingBox([52, 5], [45, -1])', [1, 2, 3]],
+    ]
+    for (const [filter, expected] of cases) {
+      const r = await index.search('', { filter, limit: 10 })
+      t.same(ids(r.hits), expected, JSON.stringify(filter))
+      t.equal(r.estimatedTotalHits, expected.length)
+    }
+    // A keyword search narrowed by a filter.
+    const r = await index.search('gamma', { filter: 'genre = "science fiction"' })
+    t.same(ids(r.hits), [3])
+  })
+
+  await t.test('sort: numbers before strings, missing last, ties broken by the next rules then insertion order', async (t) => {
+    let r = await index.search('', { sort: ['price:asc'] })
+    // 5.5, 10, 15 (the string "15" is also a number), 20, then the string "cheap", then no price.
+    t.same(ids(r.hits), [2, 1, 4, 3, 5, 6])
+    r = await index.search('', { sort: ['price:desc'] })
+    t.same(ids(r.hits), [3, 4, 1, 2, 5, 6])
+    r = await index.search('', { sort: ['year:desc', 'title:desc'] })
+    // 2010 (Gamma, Epsilon by title desc), 2001, 1999, 1800, then null year (no value).
+    t.same(ids(r.hits), [3, 5, 1, 2, 6, 4])
+    r = await index.search('', { sort: ['author.born:asc'] })
+    t.same(ids(r.hits), [1, 3, 2, 6, 4, 5])
+    r = await index.search('', { sort: ['title:asc'], offset: 2, limit: 2 })
+    t.same(ids(r.hits), [4, 5], 'Alpha, Beta, [Delta, Epsilon], Gamma, Zeta')
+    // Keyword search: the sort rule sits after attributeRank in the default rules.
+    r = await index.search('a', { sort: ['price:desc'], showRankingScoreDetails: true })
+    t.ok(r.hits.length > 0)
+    const details = r.hits[0]!._rankingScoreDetails as Record<string, any>
+    t.ok(details['price:desc'], 'the sort rule is in the details')
+    t.equal(typeof details['price:desc'].order, 'number')
+    t.notOk('score' in details['price:desc'], 'a sort rule has no score')
+    // Placeholder search with the details of the sort.
+    r = await index.search('', { sort: ['price:asc'], limit: 1, showRankingScore: true, showRankingScoreDetails: true })
+    t.same(r.hits[0]!._rankingScoreDetails, { 'price:asc': { order: 0, value: 5.5 } })
+    t.equal(r.hits[0]!._rankingScore, 1)
+  })
+
+  await t.test('geo sort adds _geoDistance', async (t) => {
+    const r = await index.search('', { sort: ['_geoPoint(48.85, 2.35):asc'] })
+    t.same(ids(r.hits), [1, 3, 2, 6, 4, 5])
+    t.equal(r.hits[0]!._geoDistance, 0)
+    t.ok((r.hits[1]!._geoDistance as number) > 300_000 && (r.hits[1]!._geoDistance as number) < 400_000, 'Paris to London')
+    t.notOk('_geoDistance' in r.hits[4]!, 'no _geo, no distance')
+  })
+
+  await t.test('custom ranking rules', async (t) => {
+    await updateSettings(url, 'books', { rankingRules: ['year:asc', 'words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'] })
+    let r = await index.search('')
+    t.same(ids(r.hits), [6, 2, 1, 3, 5, 4])
+    r = await index.search('', { sort: ['title:asc'] })
+    t.same(ids(r.hits), [6, 2, 1, 5, 3, 4], 'year first, then the sort parameter (Epsilon before Gamma)')
+    await updateSettings(url, 'books', { rankingRules: ['words', 'typo', 'proximity', 'attributeRank', 'sort', 'wordPosition', 'exactness'] })
+  })
+
+  await t.test('sort errors', async (t) => {
+    const fails = async (body: Doc, message: string) => {
+      const r = await call(`${url}/indexes/books/search`, { method: 'POST', json: body })
+      t.equal(r.status, 400, JSON.stringify(body))
+      t.same(r.body, { message, code: 'invalid_search_sort', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#invalid_search_sort' })
+    }
+    await fails({ sort: ['genre:asc'] }, 'Index `books`: Attribute `genre` is not sortable. Available sortable attributes are: `_geo, author.born, price, title, year`.')
+    await fails({ sort: ['price'] }, 'Index `books`: Invalid syntax for the sort parameter: expected expression ending by `:asc` or `:desc`, found `price`.')
+    await fails({ sort: ['_geoPoint(200, 0):asc'] }, 'Index `books`: Bad latitude `200`. Latitude must be contained between -90 and 90 degrees. ')
+    await fails({ sort: ['_geo:asc'] }, 'Index `books`: `_geo` is a reserved keyword and thus can\'t be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.')
+    await fails({ sort: ['_geoDistance:asc'] }, 'Index `books`: `_geoDistance` is a reserved keyword and thus can\'t be used as a sort expression.')
+    await fails({ sort: ['_geoPoint(1):asc'] }, 'Index `books`: Invalid syntax for the geo parameter: expected expression formated like `_geoPoint(latitude, longitude)` and ending by `:asc` or `:desc`, found `_geoPoint(1)`.')
+    await updateSettings(url, 'books', { rankingRules: ['words', 'typo'] })
+    await fails({ sort: ['price:asc'] }, 'Index `books`: You must specify where `sort` is listed in the rankingRules setting to use the sort parameter at search time.')
+    await updateSettings(url, 'books', { rankingRules: ['words', 'typo', 'proximity', 'attributeRank', 'sort', 'wordPosition', 'exactness'] })
+    await t.rejects(index.search('', { sort: ['genre:asc'] }), MeilisearchApiError)
+  })
+
+  await t.test('facets follow document changes and settings changes', async (t) => {
+    await index.addDocuments([{ id: 2, title: 'Beta', genre: 'Horror', price: 7 }]).waitTask()
+    t.same(ids((await index.search('', { filter: 'genre = fantasy' })).hits), [1], 'replaced: old value gone')
+    t.same(ids((await index.search('', { filter: 'genre = horror' })).hits), [2, 4])
+    await index.updateDocuments([{ id: 1, price: 30 }]).waitTask()
+    t.same(ids((await index.search('', { filter: 'price = 30' })).hits), [1], 'updated (merged)')
+    t.same(ids((await index.search('', { filter: 'genre = fantasy' })).hits), [1], 'fields kept by the merge stay')
+    await index.deleteDocuments([1]).waitTask()
+    t.same(ids((await index.search('', { filter: 'genre = fantasy' })).hits), [], 'deleted')
+    await index.deleteDocuments({ filter: 'genre = horror' }).waitTask()
+    t.same(ids((await index.search('', { filter: 'tags EXISTS' })).hits), [3, 5, 6], 'deleted by filter')
+    // A new filterable attribute is indexed from the stored documents.
+    await updateSettings(url, 'books', { filterableAttributes: ['title'] })
+    t.same(ids((await index.search('', { filter: 'title = zeta' })).hits), [6])
+    const r = await call(`${url}/indexes/books/search`, { method: 'POST', json: { filter: 'genre = horror' } })
+    t.equal(r.status, 400, 'genre is no longer filterable')
+  })
+
+  await t.test('facets survive a restart (rebuilt from the stored documents)', async (t) => {
+    await server.stop()
+    const again = await serverFor(t, { dbPath: server.dbPath })
+    const r = await call(`${again.url}/indexes/books/search`, { method: 'POST', json: { filter: 'title = zeta OR title = gamma', sort: ['year:asc'] } })
+    t.equal(r.status, 200, r.text)
+    t.same(ids(r.body.hits), [6, 3])
+    const task = await call(`${again.url}/indexes/books/documents`, { method: 'POST', json: [{ id: 9, title: 'Zeta' }] })
+    await waitTask(again.url, task.body.taskUid)
+    const after = await call(`${again.url}/indexes/books/search`, { method: 'POST', json: { filter: 'title = zeta' } })
+    t.same(ids(after.body.hits), [6, 9])
+  })
+})
