@@ -4,6 +4,7 @@
  * applied asynchronously by the scheduler; reads answer from published state.
  */
 import roaring from 'roaring'
+import { performance } from 'node:perf_hooks'
 import { Store } from './storage/index.js'
 import { TesseraError } from './errors/index.js'
 import { IndexCatalog, indexView, pendingGarbage, type IndexMeta, type IndexView } from './indexes/catalog.js'
@@ -23,7 +24,9 @@ import { runJob } from './pool/jobs.js'
 import type { Document } from './payload/documents.js'
 import type { PayloadFormat } from './tasks/types.js'
 import { readSettings, settingsDetails, type Settings, type SettingsUpdate } from './settings/index.js'
-import { search as runSearch, type SearchQuery, type SearchSource } from './search/index.js'
+import { search as runSearch, rankQuery, type SearchQuery, type SearchSource } from './search/index.js'
+import { checkFacetSearchable, searchFacetValues } from './facets/search.js'
+import type { FacetSearchRequest } from './search/query.js'
 import { searchKind } from './search/query.js'
 import { matches as matchesFilter, type FilterExpression } from './filter/index.js'
 import { FacetStore, facetConfig } from './facets/index.js'
@@ -323,6 +326,20 @@ export class Engine {
       filter: (expr) => evaluateFilter(expr, facets, state.live, (e) => this.scanFilter(meta.id, state.live, e)),
       containsFilter: this.features.isEnabled('containsFilter'),
     }
+  }
+
+  /** `POST /indexes/{uid}/facet-search`: the values of a facet among a search's matching documents. */
+  async facetSearch(uid: string, request: FacetSearchRequest): Promise<Record<string, unknown>> {
+    const start = performance.now()
+    const source = await this.searchSource(uid)
+    if (searchKind(request.search) !== 'keyword') {
+      throw new TesseraError('invalid_search_embedder', `Cannot find embedder with name \`${request.search.hybrid?.embedder ?? 'default'}\`.`)
+    }
+    if (!source.settings.facetSearch) throw new TesseraError('facet_search_disabled', 'The facet search is disabled for this index')
+    checkFacetSearchable(request.facetName, source.settings)
+    const outcome = rankQuery(source, { ...request.search, distinct: null }, { offset: 0, limit: 0 }, start)
+    const facetHits = searchFacetValues(source.facets, request.facetName, request.facetQuery, outcome.all, source.settings)
+    return { facetHits, facetQuery: request.facetQuery, processingTimeMs: Math.floor(performance.now() - start) }
   }
 
   /** A keyword (or placeholder) search: Meilisearch's response object. */

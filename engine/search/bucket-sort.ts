@@ -26,6 +26,8 @@ export interface BucketSortResult {
   hits: RankedHit[]
   /** Matching documents (before the threshold's cuts), for `estimatedTotalHits`. */
   candidates: number
+  /** The matching documents (for facet distributions and distinct counts). */
+  all: Bitmap
   degraded: boolean
 }
 
@@ -333,7 +335,7 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
     passed += docs.length - below
     if (passed >= want && threshold === null) break
   }
-  return { hits: hits.slice(0, limit), candidates: total, degraded }
+  return { hits: hits.slice(0, limit), candidates: total, all: candidates, degraded }
 }
 
 /**

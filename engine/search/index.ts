@@ -17,6 +17,8 @@ import { Matcher, rankingRulesFor, type RankingContext } from './ranking.js'
 import { planQuery, type QueryPlan } from './terms.js'
 import { checkFilterable, parseFilter, type FilterExpression } from '../filter/index.js'
 import type { FacetIndex } from '../facets/index.js'
+import { checkFacets, distinctValues, facetDistribution } from '../facets/distribution.js'
+import { filterablePatterns, isFilterable, matchingRule, normalizeRules } from '../filter/index.js'
 
 export { parseSearchBody, parseSearchParams, type SearchQuery } from './query.js'
 
@@ -50,6 +52,8 @@ export interface SearchOutcome {
   degraded: boolean
   /** The sort rules' keys (for `_geoDistance`). */
   sorts: SortKey[]
+  /** Every matching document (facet distributions are computed over them). */
+  all: Bitmap
 }
 
 function checkSearchOn(source: SearchSource, names: readonly string[] | null): void {
@@ -68,8 +72,60 @@ function checkSearchOn(source: SearchSource, names: readonly string[] | null): v
   }
 }
 
-/** Rank the candidates of `query` (keyword search) and return the requested window. */
+/** `invalid_search_distinct` when the `distinct` parameter names an attribute that is not filterable. */
+function checkDistinct(field: string, settings: Settings): void {
+  const rules = normalizeRules(settings.filterableAttributes)
+  if (isFilterable(field, rules)) return
+  const rule = matchingRule(field, rules)
+  const patterns = filterablePatterns(rules)
+  const tail = rule
+    ? `Note: this attribute matches rule #${rule.index} in filterableAttributes, but this rule does not enable filtering.\nHint: enable filtering in rule #${rule.index} by adding appropriate filter features.\nHint: prepend another rule matching ${field} with filter features before rule #${rule.index}`
+    : patterns.length === 0 ? 'This index does not have configured filterable attributes.' : `Available filterable attributes patterns are: \`${patterns.join(', ')}\`.`
+  throw new TesseraError('invalid_search_distinct', `Attribute \`${field}\` is not filterable and thus, cannot be used as distinct attribute. ${tail}`)
+}
+
+/**
+ * Rank the candidates of `query` and return the requested window, with at most one document per value of the
+ * distinct attribute (the parameter, else the setting): the best of each value is kept, documents without a
+ * value all stay. The window is ranked wider until enough distinct documents are found.
+ */
 export function rankQuery(source: SearchSource, query: SearchQuery, window: { offset: number; limit: number }, start = performance.now()): SearchOutcome {
+  if (query.distinct !== null) inIndex(source.uid, () => checkDistinct(query.distinct!, source.settings))
+  const field = query.distinct ?? source.settings.distinctAttribute
+  if (field === null) return rankWindow(source, query, window, start)
+  const facet = source.facets.field(field)
+  const values = facet ? distinctValues(facet) : null
+  const want = window.offset + window.limit
+  let size = Math.max(want * 2, 20)
+  for (;;) {
+    const outcome = rankWindow(source, query, { offset: 0, limit: size }, start)
+    const kept: RankedHit[] = []
+    const seen = new Set<number>()
+    for (const hit of outcome.hits) {
+      const ids = values?.valueIds(hit.docid)
+      if (ids) {
+        if (ids.some((v) => seen.has(v))) continue
+        for (const v of ids) seen.add(v)
+      }
+      kept.push(hit)
+    }
+    if (kept.length >= want || outcome.hits.length < size || outcome.degraded) {
+      // Matching documents counted once per distinct value (documents without one count each).
+      let candidates = outcome.candidates
+      if (values && facet) {
+        const withValue = RoaringBitmap32.and(outcome.all, values.valued)
+        let groups = 0
+        for (const b of facet.numbers.values()) if (b.intersects(withValue)) groups++
+        for (const e of facet.strings.values()) if (e.docids.intersects(withValue)) groups++
+        candidates = outcome.candidates - withValue.size + Math.min(groups, withValue.size)
+      }
+      return { ...outcome, hits: kept.slice(window.offset, want), candidates }
+    }
+    size *= 4
+  }
+}
+
+function rankWindow(source: SearchSource, query: SearchQuery, window: { offset: number; limit: number }, start = performance.now()): SearchOutcome {
   const { settings, inverted } = source
   checkSearchOn(source, query.attributesToSearchOn)
   const cutoff = settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS
@@ -89,13 +145,13 @@ export function rankQuery(source: SearchSource, query: SearchQuery, window: { of
   if (plan?.excluded) universe = RoaringBitmap32.andNot(universe, plan.excluded)
   if (!plan || plan.terms.length === 0) {
     // Placeholder search: by the sort rules, else internal id order; every score 1.
-    if (sorts.length > 0) return { hits: sortOnly(universe, sorts, window.offset, window.limit), candidates: universe.size, plan, degraded: false, sorts }
+    if (sorts.length > 0) return { hits: sortOnly(universe, sorts, window.offset, window.limit), candidates: universe.size, plan, degraded: false, sorts, all: universe }
     const hits: RankedHit[] = []
     if (window.limit > 0 && window.offset < universe.size) {
       const end = Math.min(universe.size, window.offset + window.limit)
       for (let i = window.offset; i < end; i++) hits.push({ docid: universe.select(i)!, evaluation: null })
     }
-    return { hits, candidates: universe.size, plan, degraded: false, sorts }
+    return { hits, candidates: universe.size, plan, degraded: false, sorts, all: universe }
   }
   const rules = rankingRulesFor(settings.rankingRules, query.matchingStrategy, sortParam.length)
   const ctx: RankingContext = { plan, rules, proximityByAttribute: settings.proximityPrecision === 'byAttribute', totalWords: plan.terms.reduce((n, t) => n + t.wordCount, 0), sorts }
@@ -113,7 +169,7 @@ export function rankQuery(source: SearchSource, query: SearchQuery, window: { of
     now: () => performance.now(),
     index: inverted,
   })
-  return { hits: result.hits, candidates: result.candidates, plan, degraded: result.degraded, sorts }
+  return { hits: result.hits, candidates: result.candidates, plan, degraded: result.degraded, sorts, all: result.all }
 }
 
 /** Run a check; its TesseraError gets the index's name in front, as Meilisearch's index errors do. */
@@ -182,6 +238,11 @@ export function search(source: SearchSource, query: SearchQuery): JsonObject {
   const { settings } = source
   const window = searchWindow(query, settings.pagination.maxTotalHits)
   const outcome = rankQuery(source, query, window, start)
+  let facets: ReturnType<typeof facetDistribution> | null = null
+  if (query.facets !== null) {
+    inIndex(source.uid, () => checkFacets(query.facets!, normalizeRules(settings.filterableAttributes)))
+    facets = facetDistribution(query.facets, source.facets, outcome.all, settings)
+  }
   const docs = source.fetch(outcome.hits.map((h) => h.docid))
   const tokenizer = tokenizerFor(settings)
   const analyze = textAnalyzer(outcome.plan, tokenizer, settings)
@@ -210,5 +271,6 @@ export function search(source: SearchSource, query: SearchQuery): JsonObject {
     query: query.q ?? '',
     processingTimeMs: Math.floor(performance.now() - start),
     hitsInfo: hitsInfo(query, window, outcome.candidates),
+    ...(facets ? { facetDistribution: facets.distribution, facetStats: facets.stats } : {}),
   })
 }

@@ -605,3 +605,47 @@ function result(located: QueryTerm[], negative: NegativeTerm[]): ParsedQueryText
     negative,
   }
 }
+
+// ---- facet search --------------------------------------------------------------------------------------------------
+
+/** `FacetSearchQuery`'s fields in declaration order. */
+const FACET_SEARCH_FIELDS = ['facetQuery', 'facetName', 'q', 'vector', 'media', 'hybrid', 'filter', 'matchingStrategy',
+  'attributesToSearchOn', 'rankingScoreThreshold', 'locales', 'exhaustiveFacetCount'] as const
+
+export interface FacetSearchRequest {
+  facetName: string
+  facetQuery: string | null
+  exhaustiveFacetCount: boolean
+  /** The search whose matching documents are counted. */
+  search: SearchQuery
+}
+
+/** A `POST /indexes/{uid}/facet-search` body (deny-unknown, Meilisearch's codes). */
+export function parseFacetSearchBody(body: unknown): FacetSearchRequest {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidType('bad_request', '', 'an object', body)
+  const rest: Record<string, unknown> = {}
+  let facetName: string | undefined
+  let facetQuery: string | null = null
+  let exhaustiveFacetCount = false
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    switch (key) {
+      case 'facetName':
+        if (typeof value !== 'string') throw invalidType('invalid_facet_search_facet_name', '.facetName', 'a string', value)
+        facetName = value
+        break
+      case 'facetQuery':
+        if (value !== null && typeof value !== 'string') throw invalidType('invalid_facet_search_query', '.facetQuery', 'a string', value)
+        facetQuery = value
+        break
+      case 'exhaustiveFacetCount':
+        if (value !== null && typeof value !== 'boolean') throw invalidType('invalid_facet_search_exhaustive_facet_count', '.exhaustiveFacetCount', 'a boolean', value)
+        exhaustiveFacetCount = value === true
+        break
+      default:
+        if (!(FACET_SEARCH_FIELDS as readonly string[]).includes(key)) throw unknownField('', key, FACET_SEARCH_FIELDS)
+        rest[key] = value
+    }
+  }
+  if (facetName === undefined) throw missingField('missing_facet_search_facet_name', '', 'facetName')
+  return { facetName, facetQuery, exhaustiveFacetCount, search: parseSearchBody(rest) }
+}

@@ -155,3 +155,120 @@ t.test('filters, sort, distinct and facets', async (t) => {
     t.same(ids(after.body.hits), [6, 9])
   })
 })
+
+const MOVIE_GENRES: Doc[] = [
+  { title: 'Shazam!', genres: ['Action', 'Adventure'], id: '287947' },
+  { title: 'Captain Marvel', genres: ['Action', 'Adventure'], id: '299537' },
+  { title: 'Escape Room', genres: ['Horror', 'Thriller', 'Multiple Words'], id: '522681' },
+  { title: 'How to Train Your Dragon: The Hidden World', genres: ['Action', 'Comedy'], id: '166428' },
+  { title: 'Gläss', genres: ['Thriller'], id: '450465' },
+]
+
+t.test('facet distribution, stats and distinct', async (t) => {
+  const { url, client } = await serverFor(t)
+  await seedIndex(url, 'books', { filterableAttributes: ['genre', 'price', 'year', 'tags', 'author'], sortableAttributes: ['year'] }, BOOKS)
+  const index = client.index('books')
+
+  let r = await index.search('', { facets: ['genre', 'year', 'author'] })
+  t.same(r.facetDistribution, {
+    'author.born': { 1950: 2, 1960: 2 },
+    'author.name': { Ann: 2, Bob: 2, Cid: 1 },
+    genre: { Épopée: 1, Fantasy: 2, Horror: 1, 'Science Fiction': 2 },
+    year: { 1800: 1, 1999: 1, 2001: 1, 2010: 2 },
+  })
+  t.same(Object.keys(r.facetDistribution!.genre!), ['Épopée', 'Fantasy', 'Horror', 'Science Fiction'], 'normalized value order, first spelling shown')
+  t.same(r.facetStats, { 'author.born': { min: 1950, max: 1960 }, year: { min: 1800, max: 2010 } })
+  r = await index.search('', { facets: ['price'], filter: 'genre = fantasy' })
+  t.same(r.facetDistribution, { price: { 5.5: 1, 10: 1 } }, 'over the matching documents only')
+  t.same(r.facetStats, { price: { min: 5.5, max: 10 } })
+  r = await index.search('', { facets: ['*'] })
+  t.same(Object.keys(r.facetDistribution!), ['author.born', 'author.name', 'genre', 'price', 'tags', 'year'])
+  t.same(r.facetDistribution!.price, { 5.5: 1, 10: 1, 15: 1, 20: 1, cheap: 1 }, 'the string "15" is the number 15 and the string "15": one key')
+
+  await updateSettings(url, 'books', { faceting: { maxValuesPerFacet: 2, sortFacetValuesBy: { '*': 'alpha', genre: 'count' } } })
+  r = await index.search('', { facets: ['genre', 'tags'] })
+  t.same(r.facetDistribution, { genre: { Fantasy: 2, 'Science Fiction': 2 }, tags: { dragons: 1, magic: 2 } })
+  t.same(Object.keys(r.facetDistribution!.genre!), ['Fantasy', 'Science Fiction'])
+  await updateSettings(url, 'books', { faceting: { maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'alpha' } } })
+
+  const bad = await call(`${url}/indexes/books/search`, { method: 'POST', json: { facets: ['title'] } })
+  t.equal(bad.status, 400)
+  t.same(bad.body.code, 'invalid_search_facets')
+  t.equal(bad.body.message, 'Index `books`: Invalid facet distribution: Attribute `title` is not filterable. Available filterable attributes patterns are: `author, genre, price, tags, year`.')
+
+  // distinct: one document per value (the best ranked), documents without a value all kept.
+  r = await index.search('', { distinct: 'genre' })
+  t.same(r.hits.map((h) => h.id), [1, 3, 4, 6])
+  t.equal(r.estimatedTotalHits, 4)
+  r = await index.search('', { distinct: 'genre', sort: ['year:desc'] })
+  t.same(r.hits.map((h) => h.id), [3, 1, 6, 4], 'Science Fiction (2010, id 3 first), Fantasy (2001), Épopée (1800), Horror (no year)')
+  r = await index.search('', { distinct: 'author.name', limit: 2, offset: 1 })
+  t.same(r.hits.map((h) => h.id), [2, 4], 'pages of distinct hits')
+  r = await index.search('', { distinct: 'author.name', hitsPerPage: 2, page: 2 })
+  t.same(r.hits.map((h) => h.id), [4, 5], 'Ann, Bob | Cid, then the document without an author')
+  t.equal(r.totalHits, 4)
+  await updateSettings(url, 'books', { distinctAttribute: 'genre' })
+  r = await index.search('science')
+  t.same(r.hits.map((h) => h.id), [3], 'the setting applies to keyword search')
+  const notFilterable = await call(`${url}/indexes/books/search`, { method: 'POST', json: { distinct: 'title' } })
+  t.equal(notFilterable.status, 400)
+  t.same(notFilterable.body.message, 'Index `books`: Attribute `title` is not filterable and thus, cannot be used as distinct attribute. Available filterable attributes patterns are: `author, genre, price, tags, year`.')
+  t.equal(notFilterable.body.code, 'invalid_search_distinct')
+})
+
+t.test('facet search (Meilisearch facet_search.rs cases)', async (t) => {
+  const { url, client } = await serverFor(t)
+  await seedIndex(url, 'movies', { filterableAttributes: ['genres'] }, MOVIE_GENRES)
+  const index = client.index('movies')
+  let r = await index.searchForFacetValues({ facetName: 'genres', facetQuery: 'a' })
+  t.same(r.facetHits, [{ value: 'Action', count: 3 }, { value: 'Adventure', count: 2 }])
+  t.equal(r.facetQuery, 'a')
+  t.equal(typeof r.processingTimeMs, 'number')
+  r = await index.searchForFacetValues({ facetName: 'genres', facetQuery: 'adventure' })
+  t.same(r.facetHits, [{ value: 'Adventure', count: 2 }])
+  r = await index.searchForFacetValues({ facetName: 'genres', facetQuery: 'adventre' })
+  t.same(r.facetHits, [{ value: 'Adventure', count: 2 }], 'one typo at 8 letters')
+  r = await index.searchForFacetValues({ facetName: 'genres', facetQuery: 'words' })
+  t.same(r.facetHits, [], 'values match from their start')
+  r = await index.searchForFacetValues({ facetName: 'genres', facetQuery: '' })
+  t.same(r.facetHits.map((h) => h.value), ['Action', 'Adventure', 'Comedy', 'Horror', 'Multiple Words', 'Thriller'])
+  r = await index.searchForFacetValues({ facetName: 'genres', q: 'escape' })
+  t.same(r.facetHits, [{ value: 'Horror', count: 1 }, { value: 'Multiple Words', count: 1 }, { value: 'Thriller', count: 1 }], 'counted over the matching documents')
+  t.equal(r.facetQuery, null)
+  r = await index.searchForFacetValues({ facetName: 'genres', filter: 'genres = thriller' })
+  t.same(r.facetHits.map((h) => h.value), ['Horror', 'Multiple Words', 'Thriller'])
+
+  await updateSettings(url, 'movies', { typoTolerance: { enabled: false } })
+  r = await index.searchForFacetValues({ facetName: 'genres', facetQuery: 'adventre' })
+  t.same(r.facetHits, [], 'no typo when typo tolerance is off')
+  r = await index.searchForFacetValues({ facetName: 'genres', facetQuery: 'àdventure' })
+  t.same(r.facetHits.length, 1, 'normalized query')
+  await updateSettings(url, 'movies', { typoTolerance: { enabled: true, disableOnWords: ['adventre'] } })
+  r = await index.searchForFacetValues({ facetName: 'genres', facetQuery: 'adventre' })
+  t.same(r.facetHits, [], 'disableOnWords')
+
+  await updateSettings(url, 'movies', { faceting: { sortFacetValuesBy: { '*': 'count' } } })
+  r = await index.searchForFacetValues({ facetName: 'genres', facetQuery: 'a' })
+  t.same(r.facetHits, [{ value: 'Action', count: 3 }, { value: 'Adventure', count: 2 }])
+  await updateSettings(url, 'movies', { faceting: { maxValuesPerFacet: 1 } })
+  r = await index.searchForFacetValues({ facetName: 'genres', facetQuery: '' })
+  t.same(r.facetHits, [{ value: 'Action', count: 3 }], 'by count, bounded by maxValuesPerFacet')
+
+  const post = (json: unknown) => call(`${url}/indexes/movies/facet-search`, { method: 'POST', json })
+  let e = await post({ facetQuery: 'a' })
+  t.same([e.status, e.body.code, e.body.message], [400, 'missing_facet_search_facet_name', 'Missing field `facetName`'])
+  e = await post({ facetName: 'title' })
+  t.same([e.status, e.body.code], [400, 'invalid_facet_search_facet_name'])
+  t.equal(e.body.message, 'Attribute `title` is not facet-searchable. Available facet-searchable attributes patterns are: `genres`. To make it facet-searchable add it to the `filterableAttributes` index settings.')
+  e = await post({ facetName: 'genres', facetQuery: 1 })
+  t.same([e.status, e.body.code, e.body.message], [400, 'invalid_facet_search_query', 'Invalid value type at `.facetQuery`: expected a string, but found a positive integer: `1`'])
+  e = await post({ facetName: 'genres', limit: 1 })
+  t.same([e.status, e.body.code], [400, 'bad_request'])
+  await updateSettings(url, 'movies', { facetSearch: false })
+  e = await post({ facetName: 'genres', facetQuery: 'a' })
+  t.same(e.body, { message: 'The facet search is disabled for this index', code: 'facet_search_disabled', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#facet_search_disabled' })
+  await updateSettings(url, 'movies', { facetSearch: true, filterableAttributes: [{ attributePatterns: ['genres'], features: { facetSearch: false, filter: { equality: true } } }] })
+  e = await post({ facetName: 'genres', facetQuery: 'a' })
+  t.equal(e.body.code, 'invalid_facet_search_facet_name')
+  t.match(e.body.message, /matches rule #0 in filterableAttributes, but this rule does not enable facetSearch/)
+})

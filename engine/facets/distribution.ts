@@ -1,0 +1,159 @@
+/**
+ * Facet distributions and stats over a search's candidates (milli's `FacetDistribution`), and distinct values.
+ *
+ * - Per attribute: numbers first (displayed as Rust prints an f64: `10`, `5.5`), then strings (their original
+ *   spelling); `alpha` keeps value order (numeric, then normalized string order), `count` orders each kind by
+ *   descending count (value order between equal counts). `maxValuesPerFacet` bounds both kinds together.
+ * - Attributes in the response sorted by name. A requested attribute matches itself and the attributes nested
+ *   under it; `*` and patterns (`genre*`) match the filterable attributes the documents hold.
+ * - `facetStats`: min and max of each requested attribute's numbers among the candidates.
+ */
+import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
+import { TesseraError } from '../errors/index.js'
+import { filterablePatterns, isFacetedBy, isFilterable, matchingRule, normalizeRules, type FilterRule } from '../filter/index.js'
+import { matchAttributePattern } from '../settings/patterns.js'
+import type { Settings } from '../settings/index.js'
+import type { FacetIndex, FieldFacets } from './index.js'
+
+export type Distribution = Record<string, Record<string, number>>
+export type Stats = Record<string, { min: number; max: number }>
+
+/** `invalid_search_facets` when a requested attribute is not filterable. */
+export function checkFacets(names: readonly string[], rules: FilterRule[]): void {
+  const bad = [...new Set(names.filter((n) => !n.includes('*') && !isFilterable(n, rules)))].sort()
+  if (bad.length === 0) return
+  const patterns = filterablePatterns(rules)
+  const available = patterns.length === 0 ? 'This index does not have configured filterable attributes.' : `Available filterable attributes patterns are: \`${patterns.join(', ')}\`.`
+  if (bad.length === 1) {
+    const rule = matchingRule(bad[0]!, rules)
+    if (rule) {
+      const i = rule.index
+      throw new TesseraError('invalid_search_facets', `Invalid facet distribution: Attribute \`${bad[0]}\` matched rule #${i} in filterableAttributes, but this rule does not enable filtering.\nHint: enable filtering in rule #${i} by modifying the features.filter object\nHint: prepend another rule matching \`${bad[0]}\` with appropriate filter features before rule #${i}`)
+    }
+    throw new TesseraError('invalid_search_facets', `Invalid facet distribution: Attribute \`${bad[0]}\` is not filterable. ${available}`)
+  }
+  throw new TesseraError('invalid_search_facets', `Invalid facet distribution: Attributes \`${bad.join(', ')}\` are not filterable. ${available}`)
+}
+
+/** Rust's `f64` Display: integers without a fraction, others in the shortest round-trip form. */
+export function formatFacetNumber(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < 1e21) return BigInt(n).toString()
+  const s = String(n)
+  if (!s.includes('e')) return s
+  // Rust never prints an exponent: expand it.
+  const [mantissa, exp] = s.split('e') as [string, string]
+  const e = Number(exp)
+  const negative = mantissa.startsWith('-')
+  const digits = mantissa.replace('-', '').replace('.', '')
+  const point = mantissa.replace('-', '').indexOf('.') === -1 ? mantissa.replace('-', '').length : mantissa.replace('-', '').indexOf('.')
+  const at = point + e
+  const body = at <= 0 ? `0.${'0'.repeat(-at)}${digits}` : at >= digits.length ? digits + '0'.repeat(at - digits.length) : `${digits.slice(0, at)}.${digits.slice(at)}`
+  return (negative ? '-' : '') + body
+}
+
+/** The facet paths a requested name covers (filterable ones, present in the index). */
+function pathsFor(name: string, facets: FacetIndex, rules: FilterRule[]): string[] {
+  const out: string[] = []
+  for (const path of facets.fields.keys()) {
+    if (!isFilterable(path, rules)) continue
+    const hit = name.includes('*') ? matchAttributePattern(name, path) : isFacetedBy(path, name)
+    if (hit) out.push(path)
+  }
+  return out
+}
+
+function orderOf(settings: Settings, field: string): 'alpha' | 'count' {
+  const by = settings.faceting.sortFacetValuesBy as Record<string, 'alpha' | 'count'>
+  return by[field] ?? by['*'] ?? 'alpha'
+}
+
+function distributionOf(f: FieldFacets, candidates: Bitmap, order: 'alpha' | 'count', max: number): Record<string, number> {
+  const out: Record<string, number> = {}
+  let size = 0
+  const add = (entries: [string, number][]) => {
+    if (order === 'count') entries.sort((a, b) => b[1] - a[1])
+    for (const [key, count] of entries) {
+      if (size >= max) return
+      if (!(key in out)) size++
+      out[key] = count
+    }
+  }
+  const numbers: [string, number][] = []
+  for (const n of f.numberKeys()) {
+    const count = f.numbers.get(n)!.andCardinality(candidates)
+    if (count > 0) numbers.push([formatFacetNumber(n), count])
+    if (order === 'alpha' && numbers.length >= max) break
+  }
+  add(numbers)
+  const strings: [string, number][] = []
+  for (const key of f.stringKeys()) {
+    const entry = f.strings.get(key)!
+    const count = entry.docids.andCardinality(candidates)
+    if (count > 0) strings.push([entry.original, count])
+    if (order === 'alpha' && strings.length >= max - size) break
+  }
+  add(strings)
+  return out
+}
+
+/** `facetDistribution` and `facetStats` of a search. */
+export function facetDistribution(names: readonly string[], facets: FacetIndex, candidates: Bitmap, settings: Settings): { distribution: Distribution; stats: Stats } {
+  const rules = normalizeRules(settings.filterableAttributes)
+  const paths = new Set<string>()
+  const exact: string[] = []
+  for (const name of names) {
+    const covered = pathsFor(name, facets, rules).filter((p) => p === name || facets.field(p)!.numbers.size + facets.field(p)!.strings.size > 0)
+    covered.forEach((p) => paths.add(p))
+    // A filterable attribute no document holds is listed without values.
+    if (!name.includes('*') && isFilterable(name, rules) && covered.length === 0) exact.push(name)
+  }
+  const distribution: Distribution = {}
+  const stats: Stats = {}
+  const max = settings.faceting.maxValuesPerFacet
+  for (const path of [...new Set([...paths, ...exact])].sort()) {
+    const f = facets.field(path)
+    if (!f) {
+      if (exact.includes(path)) distribution[path] = {}
+      continue
+    }
+    if (f.numbers.size === 0 && f.strings.size === 0) continue
+    distribution[path] = distributionOf(f, candidates, orderOf(settings, path), max)
+    const keys = f.numberKeys()
+    let min: number | undefined
+    let maxValue: number | undefined
+    for (let i = 0; i < keys.length; i++) if (f.numbers.get(keys[i]!)!.intersects(candidates)) { min = keys[i]; break }
+    for (let i = keys.length - 1; i >= 0; i--) if (f.numbers.get(keys[i]!)!.intersects(candidates)) { maxValue = keys[i]; break }
+    if (min !== undefined && maxValue !== undefined) stats[path] = { min, max: maxValue }
+  }
+  return { distribution, stats }
+}
+
+/** A field's values by document, for distinct: each document's value ids, and the documents that have one. */
+export interface DistinctValues {
+  valueIds(docid: number): readonly number[] | undefined
+  valued: Bitmap
+}
+
+const distinctCache = new WeakMap<FieldFacets, DistinctValues>()
+
+export function distinctValues(f: FieldFacets): DistinctValues {
+  let d = distinctCache.get(f)
+  if (d) return d
+  const byDoc = new Map<number, number[]>()
+  let id = 0
+  const parts: Bitmap[] = []
+  const add = (docids: Bitmap) => {
+    const value = id++
+    parts.push(docids)
+    for (const docid of docids) {
+      const list = byDoc.get(docid)
+      if (list) list.push(value)
+      else byDoc.set(docid, [value])
+    }
+  }
+  for (const b of f.numbers.values()) add(b)
+  for (const e of f.strings.values()) add(e.docids)
+  d = { valueIds: (docid) => byDoc.get(docid), valued: parts.length === 0 ? new RoaringBitmap32() : RoaringBitmap32.orMany(parts) }
+  distinctCache.set(f, d)
+  return d
+}
