@@ -100,7 +100,6 @@ export class Engine {
     const documents = new DocumentStore(store)
     const inverted = new InvertedStore(store)
     const facets = new FacetStore({
-      settings: (id) => readSettings(store, id),
       scan: (id) => documents.scan(id),
       version: (id) => documents.state(id),
     })

@@ -281,11 +281,10 @@ export class DocumentBatch {
     checkFilterable(expr, this.settingsOf(meta).filterableAttributes, 'invalid_document_filter', { containsFilter: this.deps.features.isEnabled('containsFilter') })
     const docs = this.docs(meta)
     // Matching documents are kept only when their facet values must be taken out.
-    const faceted = (await this.facetsDraft(meta)) !== null
-    const doomed: [string, Document][] = []
-    for await (const [, , doc] of docs.scan()) if (matches(expr, doc)) doomed.push([documentId(doc, meta.primaryKey!), faceted ? doc : {}])
-    const words = await this.wordsDraft(meta)
     const facets = await this.facetsDraft(meta)
+    const doomed: [string, Document][] = []
+    for await (const [, , doc] of docs.scan()) if (matches(expr, doc)) doomed.push([documentId(doc, meta.primaryKey!), facets ? doc : {}])
+    const words = await this.wordsDraft(meta)
     for (const [ext, doc] of doomed) {
       const docid = docs.delete(ext)
       if (docid === undefined) continue

@@ -10,7 +10,7 @@
  */
 import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import { TesseraError } from '../errors/index.js'
-import { filterablePatterns, isFacetedBy, isFilterable, matchingRule, normalizeRules, type FilterRule } from '../filter/index.js'
+import { filterablePatterns, formatRustF64, isFacetedBy, isFilterable, matchingRule, normalizeRules, type FilterRule } from '../filter/index.js'
 import { matchAttributePattern } from '../settings/patterns.js'
 import type { Settings } from '../settings/index.js'
 import type { FacetIndex, FieldFacets } from './index.js'
@@ -33,22 +33,6 @@ export function checkFacets(names: readonly string[], rules: FilterRule[]): void
     throw new TesseraError('invalid_search_facets', `Invalid facet distribution: Attribute \`${bad[0]}\` is not filterable. ${available}`)
   }
   throw new TesseraError('invalid_search_facets', `Invalid facet distribution: Attributes \`${bad.join(', ')}\` are not filterable. ${available}`)
-}
-
-/** Rust's `f64` Display: integers without a fraction, others in the shortest round-trip form. */
-export function formatFacetNumber(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e21) return BigInt(n).toString()
-  const s = String(n)
-  if (!s.includes('e')) return s
-  // Rust never prints an exponent: expand it.
-  const [mantissa, exp] = s.split('e') as [string, string]
-  const e = Number(exp)
-  const negative = mantissa.startsWith('-')
-  const digits = mantissa.replace('-', '').replace('.', '')
-  const point = mantissa.replace('-', '').indexOf('.') === -1 ? mantissa.replace('-', '').length : mantissa.replace('-', '').indexOf('.')
-  const at = point + e
-  const body = at <= 0 ? `0.${'0'.repeat(-at)}${digits}` : at >= digits.length ? digits + '0'.repeat(at - digits.length) : `${digits.slice(0, at)}.${digits.slice(at)}`
-  return (negative ? '-' : '') + body
 }
 
 /** The facet paths a requested name covers (filterable ones, present in the index). */
@@ -81,7 +65,7 @@ function distributionOf(f: FieldFacets, candidates: Bitmap, order: 'alpha' | 'co
   const numbers: [string, number][] = []
   for (const n of f.numberKeys()) {
     const count = f.numbers.get(n)!.andCardinality(candidates)
-    if (count > 0) numbers.push([formatFacetNumber(n), count])
+    if (count > 0) numbers.push([formatRustF64(n), count])
     if (order === 'alpha' && numbers.length >= max) break
   }
   add(numbers)

@@ -42,7 +42,16 @@ export function customRule(rule: string): { field: string; ascending: boolean } 
   return m ? { field: m[1]!, ascending: m[2] === 'asc' } : null
 }
 
+/** Configs by settings object (settings are read once per published batch, and searches ask per query). */
+const configs = new WeakMap<Settings, FacetConfig>()
+
 export function facetConfig(settings: Settings): FacetConfig {
+  let config = configs.get(settings)
+  if (!config) configs.set(settings, (config = makeFacetConfig(settings)))
+  return config
+}
+
+function makeFacetConfig(settings: Settings): FacetConfig {
   const rules = normalizeRules(settings.filterableAttributes)
   const sortable = [...settings.sortableAttributes]
   const ruleFields = settings.rankingRules.map(customRule).filter((r) => r !== null).map((r) => r.field)
@@ -192,7 +201,6 @@ export class FacetDraft {
   private readonly ownedBitmaps = new Set<Bitmap>()
   private ownsGeo = false
   private readonly faceted: (path: string) => boolean
-  touched = 0
 
   constructor(base: FacetIndex, readonly config: FacetConfig = base.config) {
     const rebuild = config.signature !== base.config.signature
@@ -221,8 +229,7 @@ export class FacetDraft {
   }
 
   private edit(docid: number, doc: Json, adding: boolean): void {
-    this.touched++
-    const scratch = { numbers: [] as number[], strings: [] as string[] }
+    const scratch = { numbers: [] as number[], strings: [] as string[], originals: [] as string[] }
     walk(doc, '', (path, value) => {
       if (!this.faceted(path)) return
       const f = this.fieldFor(path, adding)
@@ -238,20 +245,18 @@ export class FacetDraft {
       if (isEmptyValue(value)) f.empties = change(f.empties)
       scratch.numbers.length = 0
       scratch.strings.length = 0
+      scratch.originals.length = 0
       addLeaf(value, scratch)
       for (const n of scratch.numbers) {
         const b = change(f.numbers.get(n))
         if (b.isEmpty) f.numbers.delete(n)
         else f.numbers.set(n, b)
       }
-      if (scratch.strings.length === 0) return
-      const originals: string[] = []
-      collectStrings(value, originals)
       scratch.strings.forEach((key, i) => {
         const entry = f.strings.get(key)
         const b = change(entry?.docids)
         if (b.isEmpty) f.strings.delete(key)
-        else f.strings.set(key, { docids: b, original: entry?.original ?? originals[i] ?? key })
+        else f.strings.set(key, { docids: b, original: entry?.original ?? scratch.originals[i]! })
       })
     })
     if (this.config.geo) {
@@ -279,16 +284,8 @@ export class FacetDraft {
   }
 }
 
-/** The strings of a value in `addLeaf`'s order, as written (booleans as `true` / `false`). */
-function collectStrings(v: unknown, out: string[]): void {
-  if (Array.isArray(v)) for (const el of v) collectStrings(el, out)
-  else if (typeof v === 'string') out.push(v.trim())
-  else if (typeof v === 'boolean') out.push(v ? 'true' : 'false')
-}
-
 /** What the facet store reads: the published documents of an index. */
 export interface FacetSource {
-  settings(indexId: number): Settings
   /** Every live document of the published state, with its internal id. */
   scan(indexId: number): AsyncIterable<[number, Json]>
   /** Changes whenever a batch publishes the index's documents. */
@@ -301,8 +298,8 @@ export class FacetStore {
 
   constructor(private readonly source: FacetSource) {}
 
-  /** The view of an index for its current settings. */
-  async get(indexId: number, config: FacetConfig = facetConfig(this.source.settings(indexId))): Promise<FacetIndex> {
+  /** The view of an index for the faceted set of its current settings. */
+  async get(indexId: number, config: FacetConfig): Promise<FacetIndex> {
     const current = this.views.get(indexId)
     if (current) {
       const view = await current

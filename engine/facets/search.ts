@@ -10,7 +10,7 @@
  * - At most `maxValuesPerFacet` values; values counting no matching document are left out.
  */
 import { TesseraError } from '../errors/index.js'
-import { filterablePatterns, matchingRule, normalizeFacet, normalizeRules } from '../filter/index.js'
+import { matchingRule, normalizeFacet, normalizeRules, patternsOf } from '../filter/index.js'
 import type { Bitmap } from '../inverted/index.js'
 import type { Settings } from '../settings/index.js'
 import type { FacetIndex } from './index.js'
@@ -25,8 +25,7 @@ export function checkFacetSearchable(field: string, settings: Settings): void {
   const rules = normalizeRules(settings.filterableAttributes)
   const rule = matchingRule(field, rules)
   if (rule?.facetSearch) return
-  const searchable = normalizeRules(settings.filterableAttributes.filter((_, i) => rules[i]?.facetSearch))
-  const patterns = filterablePatterns(searchable.map((r) => ({ ...r, equality: true })))
+  const patterns = patternsOf(rules, (r) => r.facetSearch)
   const tail = rule
     ? `Note: this attribute matches rule #${rule.index} in filterableAttributes, but this rule does not enable facetSearch.\nHint: enable facetSearch in rule #${rule.index} by adding \`"facetSearch": true\` to the rule.\nHint: prepend another rule matching ${field} with facetSearch: true before rule #${rule.index}`
     : patterns.length === 0

@@ -81,6 +81,10 @@ export function operatorNotAllowedMessage(operator: string, field: string, rule:
     + `  - Hint: prepend another rule matching \`${field}\` with appropriate filter features before rule #${i}`
 }
 
+/** milli's `BadGeoError` messages (filters and geo sort). */
+export const badLatitude = (lat: number) => `Bad latitude \`${formatRustF64(lat)}\`. Latitude must be contained between -90 and 90 degrees. `
+export const badLongitude = (lng: number) => `Bad longitude \`${formatRustF64(lng)}\`. Longitude must be contained between -180 and 180 degrees. `
+
 /** Rust's `Display` for f64: no exponent notation, shortest round-trip digits. */
 export function formatRustF64(n: number): string {
   if (Number.isNaN(n)) return 'NaN'
@@ -117,12 +121,12 @@ class Checker {
 
   latitude(token: Token): void {
     const lat = this.float(token)
-    if (!(lat >= -90 && lat <= 90)) this.fail(token, `Bad latitude \`${formatRustF64(lat)}\`. Latitude must be contained between -90 and 90 degrees. `)
+    if (!(lat >= -90 && lat <= 90)) this.fail(token, badLatitude(lat))
   }
 
   longitude(token: Token): void {
     const lng = this.float(token)
-    if (!(lng >= -180 && lng <= 180)) this.fail(token, `Bad longitude \`${formatRustF64(lng)}\`. Longitude must be contained between -180 and 180 degrees. `)
+    if (!(lng >= -180 && lng <= 180)) this.fail(token, badLongitude(lng))
   }
 
   geoNotFilterable(token: Token): never {

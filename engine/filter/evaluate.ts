@@ -80,10 +80,14 @@ export function attributeValues(doc: Record<string, unknown>, path: string): unk
   return out
 }
 
-/** What a value contributes to an attribute's facets: its numbers and normalized strings (arrays flattened). */
+/**
+ * What a value contributes to an attribute's facets: its numbers and normalized strings (arrays flattened), and,
+ * when asked for, each string as written (trimmed; booleans as `true` / `false`) at the same index.
+ */
 export interface Facets {
   numbers: number[]
   strings: string[]
+  originals?: string[]
 }
 
 export function addLeaf(v: unknown, facets: Facets): void {
@@ -93,10 +97,12 @@ export function addLeaf(v: unknown, facets: Facets): void {
     if (Number.isFinite(v)) facets.numbers.push(v)
   } else if (typeof v === 'string') {
     facets.strings.push(normalizeFacet(v))
+    facets.originals?.push(v.trim())
     const n = parseFiniteFloat(v)
     if (n !== null) facets.numbers.push(n)
   } else if (typeof v === 'boolean') {
     facets.strings.push(v ? 'true' : 'false')
+    facets.originals?.push(v ? 'true' : 'false')
   }
 }
 

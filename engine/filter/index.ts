@@ -16,9 +16,9 @@ import { formatParseError } from './errors.js'
 import { parseFilterString } from './parser.js'
 
 export type { FilterExpression, Token, Condition, ComparisonOp, VectorSelector } from './ast.js'
-export { checkFilterable, checkFilterFeatures, containsKeyword, filterFields, notFilterableMessage, operatorNotAllowedMessage, type CheckOptions } from './check.js'
+export { badLatitude, badLongitude, formatRustF64, checkFilterable, checkFilterFeatures, containsKeyword, filterFields, notFilterableMessage, operatorNotAllowedMessage, type CheckOptions } from './check.js'
 export { matches, attributeValues, normalizeFacet, parseFiniteFloat, geoPoint, distanceMeters, geoMatches, addLeaf, prep, isEmptyValue, compareCodePoints, type Facets, type GeoExpression } from './evaluate.js'
-export { normalizeRules, matchingRule, isFacetedBy, isFilterable, filterablePatterns, isGeoFilteringEnabled, type FilterRule } from './rules.js'
+export { normalizeRules, matchingRule, isFacetedBy, isFilterable, filterablePatterns, patternsOf, isGeoFilteringEnabled, type FilterRule } from './rules.js'
 export { MAX_FILTER_DEPTH } from './parser.js'
 
 /** A filter as users send it: a string, or an array (outer AND) of strings and arrays of strings (inner OR). */

@@ -68,11 +68,16 @@ export function isFilterable(field: string, rules: FilterRule[]): boolean {
   return rule !== null && isFilterableRule(rule)
 }
 
-/** The patterns of the rules that allow filtering, sorted and deduplicated (for the "not filterable" message). */
-export function filterablePatterns(rules: FilterRule[]): string[] {
+/** The patterns of the rules `keep` accepts, sorted and deduplicated (for the "not filterable" messages). */
+export function patternsOf(rules: FilterRule[], keep: (rule: FilterRule) => boolean): string[] {
   const set = new Set<string>()
-  for (const r of rules) if (isFilterableRule(r)) for (const p of r.patterns) set.add(p)
+  for (const r of rules) if (keep(r)) for (const p of r.patterns) set.add(p)
   return [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+}
+
+/** The patterns of the rules that allow filtering. */
+export function filterablePatterns(rules: FilterRule[]): string[] {
+  return patternsOf(rules, isFilterableRule)
 }
 
 /** Geo filtering (`_geoRadius`, ...) is on when `_geo` itself is a filterable attribute. */

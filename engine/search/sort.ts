@@ -9,9 +9,8 @@
  * `_rankingScore`; `_rankingScoreDetails` shows each one's value.
  */
 import { TesseraError, type ErrorCode } from '../errors/index.js'
-import { isFacetedBy, distanceMeters } from '../filter/index.js'
+import { badLatitude, badLongitude, distanceMeters, formatRustF64, isFacetedBy } from '../filter/index.js'
 import { isRustFloat } from '../filter/evaluate.js'
-import { formatRustF64 } from '../filter/check.js'
 import { customRule, MISSING_RANK, type FacetIndex } from '../facets/index.js'
 import type { Settings } from '../settings/index.js'
 
@@ -24,11 +23,10 @@ export interface SortKey {
   /** The name in `_rankingScoreDetails` (`price:asc`, `_geoPoint(45.5, 3):desc`). */
   name: string
   ranks: Int32Array
-  /** The value behind each rank. */
-  values: readonly (number | string | [number, number])[]
-  /** Geo keys: each rank's distance in meters. */
-  distances?: readonly number[]
-  point?: [number, number]
+  /** Field keys: the value behind each rank. */
+  values: readonly (number | string)[]
+  /** Geo keys: the point sorted around, and each rank's point and distance in meters. */
+  geo?: { point: [number, number]; points: readonly [number, number][]; distances: readonly number[] }
 }
 
 const RESERVED = ['_geo', '_geoDistance', '_geoPoint', '_geoRadius', '_geoBoundingBox']
@@ -61,8 +59,8 @@ export function parseSortCriterion(text: string, code: ErrorCode): SortCriterion
     const lat = rustF64(inner.slice(0, comma))
     const lng = rustF64(inner.slice(comma + 1))
     if (lat === null || lng === null) throw badGeoUsage()
-    if (!(lat >= -90 && lat <= 90)) throw fail(`Bad latitude \`${formatRustF64(lat)}\`. Latitude must be contained between -90 and 90 degrees. `)
-    if (!(lng >= -180 && lng <= 180)) throw fail(`Bad longitude \`${formatRustF64(lng)}\`. Longitude must be contained between -180 and 180 degrees. `)
+    if (!(lat >= -90 && lat <= 90)) throw fail(badLatitude(lat))
+    if (!(lng >= -180 && lng <= 180)) throw fail(badLongitude(lng))
     return { kind: 'geo', point: [lat, lng], ascending }
   }
   if (RESERVED.includes(member) || ['_geoRadius(', '_geoBoundingBox(', '_geo(', '_geoDistance('].some((p) => member.startsWith(p))) {
@@ -82,9 +80,9 @@ export function parseSort(sort: readonly string[] | null, code: ErrorCode): Sort
 
 /**
  * milli's checks of a search's sort: every field sortable (`_geo` for geo points), then a `sort` ranking rule.
- * `fields` lists the index's fields, for the "hidden attributes" note.
+ * Sortable attributes out of `displayedAttributes` show as `<..hidden-attributes>`.
  */
-export function checkSort(criteria: readonly SortCriterion[], settings: Settings, code: ErrorCode, requireRule = true): void {
+export function checkSort(criteria: readonly SortCriterion[], settings: Settings, code: ErrorCode): void {
   if (criteria.length === 0) return
   const sortable = settings.sortableAttributes
   for (const c of criteria) {
@@ -98,7 +96,7 @@ export function checkSort(criteria: readonly SortCriterion[], settings: Settings
     const hidden = sortable.some((f) => !shown(f))
     throw new TesseraError(code, `Attribute \`${field}\` is not sortable. Available sortable attributes are: \`${valid.join(', ')}${hidden ? ', <..hidden-attributes>' : ''}\`.`)
   }
-  if (requireRule && !settings.rankingRules.includes('sort')) {
+  if (!settings.rankingRules.includes('sort')) {
     throw new TesseraError(code, 'You must specify where `sort` is listed in the rankingRules setting to use the sort parameter at search time.')
   }
 }
@@ -138,17 +136,17 @@ export function sortKey(c: SortCriterion, facets: FacetIndex): SortKey {
   let size = 0
   for (const p of points) if (p.docid >= size) size = p.docid + 1
   const ranks = new Int32Array(size).fill(MISSING_RANK)
-  const values: [number, number][] = []
+  const byRank: [number, number][] = []
   const distances: number[] = []
   for (const p of points) {
     // Equal distances share a rank.
     if (distances.length === 0 || distances[distances.length - 1] !== p.distance) {
-      values.push(p.point)
+      byRank.push(p.point)
       distances.push(p.distance)
     }
     ranks[p.docid] = distances.length - 1
   }
-  return { name, ranks, values, distances, point: c.point }
+  return { name, ranks, values: [], geo: { point: c.point, points: byRank, distances } }
 }
 
 export function rankOf(key: SortKey, docid: number): number {
@@ -158,9 +156,10 @@ export function rankOf(key: SortKey, docid: number): number {
 /** A sort rule's entry in `_rankingScoreDetails`. */
 export function sortDetails(key: SortKey, docid: number, order: number): Record<string, unknown> {
   const rank = rankOf(key, docid)
-  if (key.point) {
+  if (key.geo) {
     if (rank === MISSING_RANK) return { order }
-    return { order, value: { lat: key.values[rank]![0 as never], lng: key.values[rank]![1 as never] }, distance: Math.round(key.distances![rank]!) }
+    const [lat, lng] = key.geo.points[rank]!
+    return { order, value: { lat, lng }, distance: Math.round(key.geo.distances[rank]!) }
   }
   return rank === MISSING_RANK ? { order, value: null } : { order, value: key.values[rank] }
 }
@@ -168,9 +167,9 @@ export function sortDetails(key: SortKey, docid: number, order: number): Record<
 /** `_geoDistance` of a hit for the first geo criterion, rounded to meters, as Meilisearch adds it. */
 export function geoDistance(keys: readonly SortKey[], docid: number): number | undefined {
   for (const key of keys) {
-    if (!key.point) continue
+    if (!key.geo) continue
     const rank = rankOf(key, docid)
-    return rank === MISSING_RANK ? undefined : Math.round(key.distances![rank]!)
+    return rank === MISSING_RANK ? undefined : Math.round(key.geo.distances[rank]!)
   }
   return undefined
 }
