@@ -29,7 +29,7 @@ import { checkFacetSearchable, searchFacetValues } from './facets/search.js'
 import type { FacetSearchRequest } from './search/query.js'
 import { searchKind } from './search/query.js'
 import { matches as matchesFilter, type FilterExpression } from './filter/index.js'
-import { FacetStore, facetConfig } from './facets/index.js'
+import { FacetStore, facetConfig, type FacetIndex } from './facets/index.js'
 import { evaluateFilter } from './facets/filter.js'
 
 export type { WorkerPool } from './pool/index.js'
@@ -262,7 +262,12 @@ export class Engine {
 
   listDocuments(uid: string, query: DocumentQuery): Promise<DocumentPage> {
     const meta = this.indexMeta(uid)
-    return readPage(this.documents, meta, () => readSettings(this.store, meta.id), this.features, query)
+    const settings = () => this.cachedSettings(meta.id)
+    const filterIds = async (expr: FilterExpression) => {
+      const facets = await this.facets.get(meta.id, facetConfig(settings()))
+      return this.filterWith(meta.id, facets, this.documents.state(meta.id).live, expr)
+    }
+    return readPage(this.documents, meta, settings, this.features, filterIds, query)
   }
 
   // ---- settings ---------------------------------------------------------------------------------------
@@ -307,6 +312,11 @@ export class Engine {
     return RoaringBitmap32.from(out)
   }
 
+  /** A filter's live documents: the facet index's evaluation, `_vectors` conditions checked per document. */
+  private filterWith(indexId: number, facets: FacetIndex, live: Bitmap, expr: FilterExpression): Bitmap {
+    return evaluateFilter(expr, facets, live, (e) => this.scanFilter(indexId, live, e))
+  }
+
   /** What a search of the index reads (its published views). */
   async searchSource(uid: string): Promise<SearchSource> {
     const meta = this.indexMeta(uid)
@@ -322,7 +332,7 @@ export class Engine {
       fetch: (docids) => this.documents.getMany(meta.id, docids),
       fieldNames: () => state.fields.keys(),
       facets,
-      filter: (expr) => evaluateFilter(expr, facets, state.live, (e) => this.scanFilter(meta.id, state.live, e)),
+      filter: (expr) => this.filterWith(meta.id, facets, state.live, expr),
       containsFilter: this.features.isEnabled('containsFilter'),
     }
   }

@@ -12,7 +12,7 @@ import type { Features } from '../features/index.js'
 import { INLINE_LIMIT, type PayloadFiles } from '../payload/files.js'
 import type { Document } from '../payload/documents.js'
 import { applySettingsUpdate, readSettings, settingsUpdateCreatesIndex, settingsWriteOps, type ReindexKind, type Settings } from '../settings/index.js'
-import { checkFilterable, matches, parseFilter } from '../filter/index.js'
+import { checkFilterable, matches, parseFilter, type FilterExpression } from '../filter/index.js'
 import type { DocumentAddition, Details, Micros, Task } from '../tasks/types.js'
 import type { DocumentDraft, DocumentStore } from './store.js'
 import { documentId } from './ids.js'
@@ -20,7 +20,8 @@ import { canonicalId } from './read.js'
 import { decodeDocument, type PreparedChunk } from './prepare.js'
 import { FacetDraft, FacetIndex, facetConfig, hasFacets, type FacetConfig } from '../facets/index.js'
 import type { FacetStore } from '../facets/index.js'
-import { InvertedDraft, extractionConfig, type ExtractedChunk, type ExtractionConfig, type InvertedStore } from '../inverted/index.js'
+import { evaluateFilter } from '../facets/filter.js'
+import { InvertedDraft, RoaringBitmap32, extractionConfig, type ExtractedChunk, type ExtractionConfig, type InvertedStore } from '../inverted/index.js'
 
 /** Settings changes that change the indexed words: the inverted index is rebuilt from the documents. */
 const WORD_REINDEX: ReadonlySet<ReindexKind> = new Set<ReindexKind>(['searchable', 'stopWords', 'separators', 'dictionary', 'localizedAttributes'])
@@ -280,14 +281,22 @@ export class DocumentBatch {
     if (expr === null) return 0
     checkFilterable(expr, this.settingsOf(meta).filterableAttributes, 'invalid_document_filter', { containsFilter: this.deps.features.isEnabled('containsFilter') })
     const docs = this.docs(meta)
-    // Matching documents are kept only when their facet values must be taken out.
     const facets = await this.facetsDraft(meta)
-    const doomed: [string, Document][] = []
-    for await (const [, , doc] of docs.scan()) if (matches(expr, doc)) doomed.push([documentId(doc, meta.primaryKey!), facets ? doc : {}])
+    const doomed: [string, number, Document][] = []
+    const keep = (docid: number, doc: Document | undefined) => { if (doc) doomed.push([documentId(doc, meta.primaryKey!), docid, doc]) }
+    if (facets) {
+      // The filter is evaluated on the batch's own state: what its earlier tasks added, replaced or deleted.
+      await docs.flush()
+      const live = docs.liveSet()
+      const perDocument = (e: FilterExpression) => RoaringBitmap32.from(live.toArray().filter((d) => { const doc = docs.read(d); return doc !== undefined && matches(e, doc) }))
+      for (const docid of evaluateFilter(expr, facets.snapshot(), live, perDocument)) keep(docid, docs.read(docid))
+    } else {
+      // No faceted attribute: only `_vectors` conditions can pass the check, and they are checked per document.
+      for await (const [, docid, doc] of docs.scan()) if (matches(expr, doc)) keep(docid, doc)
+    }
     const words = await this.wordsDraft(meta)
-    for (const [ext, doc] of doomed) {
-      const docid = docs.delete(ext)
-      if (docid === undefined) continue
+    for (const [ext, docid, doc] of doomed) {
+      if (docs.delete(ext) === undefined) continue
       words.remove(docid)
       facets?.remove(docid, doc)
     }

@@ -1,6 +1,7 @@
 /** Reading documents: one by id, or a page with `ids`, `filter`, `fields` and `retrieveVectors`. */
 import { TesseraError } from '../errors/index.js'
-import { checkFilterable, matches, parseFilter } from '../filter/index.js'
+import { checkFilterable, parseFilter, type FilterExpression } from '../filter/index.js'
+import type { Bitmap } from '../inverted/index.js'
 import type { Document } from '../payload/documents.js'
 import type { Features } from '../features/index.js'
 import type { Settings } from '../settings/index.js'
@@ -38,31 +39,35 @@ export function canonicalId(raw: string | number): string | null {
   }
 }
 
-export async function readPage(store: DocumentStore, index: { id: number; primaryKey: string | null }, settings: () => Settings, features: Features, q: DocumentQuery): Promise<DocumentPage> {
+/** The live documents matching a filter (the facet index's evaluation, the same one search uses). */
+export type FilterIds = (expr: FilterExpression) => Promise<Bitmap>
+
+/** Internal ids `offset .. offset+limit` of a bitmap, ascending (that is, in insertion order). */
+function slice(ids: Bitmap, offset: number, limit: number): number[] {
+  const out: number[] = []
+  for (let i = offset; i < ids.size && out.length < limit; i++) out.push(ids.select(i)!)
+  return out
+}
+
+export async function readPage(store: DocumentStore, index: { id: number; primaryKey: string | null }, settings: () => Settings, features: Features, filterIds: FilterIds, q: DocumentQuery): Promise<DocumentPage> {
   const indexId = index.id
   const expr = parseFilter(q.filter, 'invalid_document_filter')
   if (expr !== null) checkFilterable(expr, settings().filterableAttributes, 'invalid_document_filter', { containsFilter: features.isEnabled('containsFilter') })
-  const out = (docs: Document[], total: number): DocumentPage => ({
-    results: docs.map((d) => shape(d, q.fields, q.retrieveVectors)), offset: q.offset, limit: q.limit, total,
+  const out = (docids: number[], total: number): DocumentPage => ({
+    results: store.getMany(indexId, docids).map((d) => shape(d, q.fields, q.retrieveVectors)), offset: q.offset, limit: q.limit, total,
   })
-  if (q.ids === null && expr === null) {
-    return out(store.getMany(indexId, store.page(indexId, q.offset, q.limit)), store.count(indexId))
-  }
+  if (q.ids === null && expr === null) return out(store.page(indexId, q.offset, q.limit), store.count(indexId))
+  const matched = expr === null ? null : await filterIds(expr)
   if (q.ids !== null) {
     // Look the ids up, then keep insertion order.
-    const docids = [...new Set(q.ids.flatMap((id) => { const c = canonicalId(id); const d = c === null ? undefined : store.docidOf(indexId, c); return d === undefined ? [] : [d] }))].sort((a, b) => a - b)
-    const docs = store.getMany(indexId, docids).filter((d) => expr === null || matches(expr, d))
-    return out(docs.slice(q.offset, q.offset + q.limit), docs.length)
+    const docids = [...new Set(q.ids.flatMap((id) => {
+      const c = canonicalId(id)
+      const d = c === null ? undefined : store.docidOf(indexId, c)
+      return d === undefined || (matched !== null && !matched.has(d)) ? [] : [d]
+    }))].sort((a, b) => a - b)
+    return out(docids.slice(q.offset, q.offset + q.limit), docids.length)
   }
-  // With a filter, every document is checked; results stay in insertion order.
-  const picked: Document[] = []
-  let total = 0
-  for await (const [, doc] of store.scan(indexId)) {
-    if (expr !== null && !matches(expr, doc)) continue
-    if (total >= q.offset && picked.length < q.limit) picked.push(doc)
-    total++
-  }
-  return out(picked, total)
+  return out(slice(matched!, q.offset, q.limit), matched!.size)
 }
 
 export function documentNotFound(id: string): TesseraError {

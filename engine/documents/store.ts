@@ -349,9 +349,9 @@ export class DocumentDraft {
     }
   }
 
-  /** Live internal ids in this draft. */
-  liveIds(): number[] {
-    return this.live.toArray()
+  /** A copy of the draft's live set. */
+  liveSet(): Bitmap {
+    return this.live.clone()
   }
 
   /** The writes that make the draft durable and visible, for the batch's atomic commit (after `flush`). */

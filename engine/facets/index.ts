@@ -280,7 +280,19 @@ export class FacetDraft {
   /** The new view. */
   result(): FacetIndex {
     for (const [path, f] of this.fields) if (this.ownedFields.has(f) && f.exists.isEmpty) this.fields.delete(path)
-    return new FacetIndex(this.config, this.fields, this.geo)
+    return new FacetIndex(this.config, new Map(this.fields), this.geo)
+  }
+
+  /**
+   * A view of the draft as it stands, to evaluate a filter in the middle of a batch. Everything in it is frozen:
+   * the draft's later edits copy what they change (a view caches sorted keys that an edit in place would stale).
+   */
+  snapshot(): FacetIndex {
+    const view = this.result()
+    this.ownedFields.clear()
+    this.ownedBitmaps.clear()
+    this.ownsGeo = false
+    return view
   }
 }
 

@@ -117,7 +117,16 @@ t.test('drafts: removals and replacements keep the index equal to a fresh build,
     const base = build(docs as Doc[])
     const before = [...base.fields].map(([path, f]) => [path, f.exists.toArray(), [...f.strings].map(([k, e]) => [k, e.docids.toArray()]), [...f.numbers].map(([k, b]) => [k, b.toArray()])])
     const draft = new FacetDraft(base)
+    // Halfway, a snapshot (as delete-by-filter takes one) is queried, which caches its sorted keys: the edits
+    // after it must neither change it nor leave the final view with its stale caches.
+    const queries = Array.from({ length: 20 }, () => parseFilter(randomExpression(r), 'invalid_search_filter')!)
+    let snapshot: { view: FacetIndex; docs: (Doc | null)[]; answers: number[][] } | null = null
     for (let k = 0; k < 20; k++) {
+      if (k === 10) {
+        const view = draft.snapshot()
+        snapshot = { view, docs: [...docs], answers: queries.map((e) => evaluateFilter(e, view, liveOf(docs), noFallback).toArray()) }
+        t.same(snapshot.answers, queries.map((e) => reference(e, docs)), `snapshot equals the reference (round ${round})`)
+      }
       const docid = r.int(docs.length)
       const old = docs[docid]
       if (old) draft.remove(docid, old)
@@ -125,6 +134,8 @@ t.test('drafts: removals and replacements keep the index equal to a fresh build,
       if (docs[docid]) draft.add(docid, docs[docid]!)
     }
     const edited = draft.result()
+    t.same(queries.map((e) => evaluateFilter(e, snapshot!.view, liveOf(snapshot!.docs), noFallback).toArray()), snapshot!.answers, 'the snapshot is frozen')
+    t.same(queries.map((e) => evaluateFilter(e, edited, liveOf(docs), noFallback).toArray()), queries.map((e) => reference(e, docs)), 'later edits are seen')
     const after = [...base.fields].map(([path, f]) => [path, f.exists.toArray(), [...f.strings].map(([k, e]) => [k, e.docids.toArray()]), [...f.numbers].map(([k, b]) => [k, b.toArray()])])
     t.same(after, before, 'the base view is untouched')
     const live = liveOf(docs)
