@@ -10,6 +10,8 @@
  * - `search` (issue 4): indexing throughput, index size and peak RSS for a searchable corpus (generated, or
  *   `--dataset FILE`), then keyword-search latency and QPS for a seeded query mix (see search.ts); uws only.
  *   Written separately, to bench/results/search.json and search.md.
+ * - `facets` (issue 5): filtered, faceted and sorted search latency on a corpus with ten faceted attributes, and
+ *   the facet index's build time after a start (see facets.ts); written to bench/results/facets.json and facets.md.
  * For the two registration scenarios, `GET /tasks?limit=1` must then report at least as many tasks as were
  * acknowledged, on the live server and again after SIGKILL and a restart on the same data directory.
  *
@@ -39,9 +41,13 @@ import {
 import type { DocumentsReport, SearchReport } from './report.js'
 import { computeSearchTargets, writeSearchResults } from './report.js'
 import { DEFAULT_SEARCH_OPTIONS, quickSearchOptions, runSearch, type SearchOptions } from './search.js'
+import { DEFAULT_FACETS_OPTIONS, facetsFailures, quickFacetsOptions, runFacets, type FacetsOptions } from './facets.js'
+import { writeFacetsResults } from './report.js'
 
-type RunKind = ScenarioKind | 'documents' | 'search'
-const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'search'] as const
+type RunKind = ScenarioKind | 'documents' | 'search' | 'facets'
+const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'search', 'facets'] as const
+/** Scenarios that write their own report (not foundation.json). */
+const OWN_REPORT: readonly RunKind[] = ['search', 'facets']
 const LOAD_KINDS = ['register', 'cancel', 'health'] as const
 
 interface Options {
@@ -57,6 +63,7 @@ interface Options {
   outDir: string
   documents: DocumentsOptions
   search: SearchOptions
+  facets: FacetsOptions
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -64,7 +71,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --warmup S            warm-up before each window, seconds (default 1)
   --connections N       concurrent keep-alive connections, one request in flight each (default 64)
   --max-requests N      end a window early after N successful requests (default 200000)
-  --only LIST           scenarios, comma-separated: register, cancel, health, documents, search (default all)
+  --only LIST           scenarios, comma-separated: register, cancel, health, documents, search, facets (default all)
   --adapters LIST       HTTP adapters, comma-separated: uws, node (default both)
   --client raw|node     load generator: minimal node:net client (default) or node:http Agent
   --no-restart-check    skip the SIGKILL + restart durability check after registration scenarios
@@ -73,7 +80,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --docs N              documents scenario: documents in the generated corpus (default 100000)
   --large               documents scenario: also ingest a large NDJSON corpus, streamed while generated
   --large-docs N        documents in that large corpus (default 500000)
-  --quick               search scenario: a 20,000-document generated corpus, a 5 s QPS window, 2 rounds
+  --quick               search scenario: a 20,000-document generated corpus, a 5 s QPS window, 2 rounds;
+                        facets scenario: 20,000 documents, 5 rounds
   --dataset FILE        search scenario: a real corpus instead of the generated one: JSON array, NDJSON
                         (.ndjson/.jsonl), CSV or TSV, optionally gzipped (.gz); \`id\` = row number if absent
   --searchable LIST     search scenario: searchableAttributes (default: inferred from the corpus)
@@ -82,7 +90,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --rounds N            search scenario: measured rounds over the mix, HTTP and in process (default 5)
   --search-connections N  search scenario: concurrent clients of the QPS window (default 16)
   --search-duration S   search scenario: QPS window, seconds (default 15; 5 with --quick)
-  --server-cpu-prof DIR search scenario: run the server with --cpu-prof, profile written to DIR`
+  --server-cpu-prof DIR search scenario: run the server with --cpu-prof, profile written to DIR
+  --facet-docs N        facets scenario: documents of its generated corpus (default 200000)
+  --facet-rounds N      facets scenario: measured passes over each case's variants (default 20)`
 
 class UsageError extends Error {}
 
@@ -100,7 +110,9 @@ function parseOptions(argv: string[]): Options {
     outDir: join(ROOT, 'bench', 'results'),
     documents: { ...DEFAULT_DOCUMENTS_OPTIONS },
     search: { ...DEFAULT_SEARCH_OPTIONS },
+    facets: { ...DEFAULT_FACETS_OPTIONS },
   }
+  const facetOverrides: Partial<FacetsOptions> = {}
   // Explicit search flags apply after --quick, whatever their order.
   const searchOverrides: Partial<SearchOptions> = {}
   let quick = false
@@ -149,10 +161,16 @@ function parseOptions(argv: string[]): Options {
       case 'search-connections': searchOverrides.connections = positive(flag, value(), true); break
       case 'search-duration': searchOverrides.qpsSeconds = positive(flag, value(), false); break
       case 'server-cpu-prof': searchOverrides.serverCpuProfDir = value(); break
+      case 'facet-docs': facetOverrides.documents = positive(flag, value(), true); break
+      case 'facet-rounds': facetOverrides.rounds = positive(flag, value(), true); break
       default: throw new UsageError(`unknown argument \`${arg}\``)
     }
   }
-  if (quick) options.search = quickSearchOptions(options.search)
+  if (quick) {
+    options.search = quickSearchOptions(options.search)
+    options.facets = quickFacetsOptions(options.facets)
+  }
+  options.facets = { ...options.facets, ...facetOverrides }
   const dataset = searchOverrides.dataset
   if (typeof dataset === 'string' && !existsSync(dataset)) throw new UsageError(`--dataset: no such file \`${dataset}\``)
   if (typeof searchOverrides.serverCpuProfDir === 'string') searchOverrides.serverCpuProfDir = resolve(searchOverrides.serverCpuProfDir)
@@ -366,8 +384,10 @@ async function main(): Promise<void> {
   const quietBudget = { used: 0 }
   let documents: DocumentsReport | null = null
   let search: { report: SearchReport; written: { json: string; md: string; markdown: string } } | null = null
+  let facets: { json: string; md: string; markdown: string } | null = null
+  let facetsFailed: string[] = []
   try {
-    if (options.kinds.some((k) => k !== 'health' && k !== 'search')) {
+    if (options.kinds.some((k) => k !== 'health' && !OWN_REPORT.includes(k))) {
       fsyncProbe = probeFsync(dataParent)
       process.stderr.write(`bench: append + fdatasync on ${filesystem}: p50 ${fsyncProbe.p50Ms.toFixed(2)} ms, p99 ${fsyncProbe.p99Ms.toFixed(2)} ms\n`)
     }
@@ -409,10 +429,31 @@ async function main(): Promise<void> {
         rmSync(dbPath, { recursive: true, force: true })
       }
     }
+    if (options.kinds.includes('facets')) {
+      const waited = await waitForQuiet(Math.min(5000, Math.max(0, 20_000 - quietBudget.used)))
+      quietBudget.used += waited
+      const facetsStarted = performance.now()
+      const dbPath = mkdtempSync(join(dataParent, 'facets-'))
+      try {
+        const result = await runFacets(options.facets, dbPath)
+        facets = writeFacetsResults(options.outDir, { benchmark: 'facets', issue: 5, date, machine, storage: { dataDir: options.dataDir, filesystem }, facets: result, totalSeconds: (performance.now() - facetsStarted) / 1000 })
+        facetsFailed = facetsFailures(result)
+      } finally {
+        rmSync(dbPath, { recursive: true, force: true })
+      }
+    }
   } finally {
     rmSync(dataParent, { recursive: true, force: true })
   }
 
+  if (facets) {
+    process.stdout.write('\n' + facets.markdown)
+    process.stderr.write(`bench: wrote ${facets.json} and ${facets.md}\n`)
+    if (facetsFailed.length > 0) {
+      process.stderr.write(`bench: FACETS SCENARIO FAILED: ${facetsFailed.join(' | ')}\n`)
+      process.exitCode = 1
+    }
+  }
   if (search) {
     process.stdout.write('\n' + search.written.markdown)
     process.stderr.write(`bench: wrote ${search.written.json} and ${search.written.md}\n`)
@@ -428,8 +469,8 @@ async function main(): Promise<void> {
       process.exitCode = 1
     }
   }
-  // The foundation report covers the other scenarios; a search-only run leaves it as it was.
-  if (!options.kinds.some((k) => k !== 'search')) return
+  // The foundation report covers the other scenarios; a run of only search and facets leaves it as it was.
+  if (options.kinds.every((k) => OWN_REPORT.includes(k))) return
 
   const loadKinds = LOAD_KINDS.filter((k) => options.kinds.includes(k))
   const notes = loadKinds.length === 0 ? [] : [
@@ -438,7 +479,7 @@ async function main(): Promise<void> {
     `Registration is durable: the server answers only once the task is fsynced (group commit), so its throughput follows the disk's fsync latency, which on a virtual disk drifts between runs (see the fsync probe); compare registration figures across runs with that in mind. The scheduler also processes the registered tasks during the window (creating the indexes for POST /indexes), on the same cores.`,
     'p50/p99 are closed-loop latencies of the successful requests of the window (nearest rank), from write to the last byte of the reply.',
   ]
-  const foundationKinds = options.kinds.filter((k) => k !== 'search')
+  const foundationKinds = options.kinds.filter((k) => !OWN_REPORT.includes(k))
   if (foundationKinds.length < 4 || (loadKinds.length > 0 && options.adapters.length < 2)) {
     notes.push(`Partial run: scenarios ${foundationKinds.join(', ')}${loadKinds.length > 0 ? `; adapters ${options.adapters.join(', ')}` : ''}.`)
   }

@@ -518,7 +518,8 @@ export function diskUsage(dir: string): { allocated: number; apparent: number; i
 
 const mib = (kib: number | null) => (kib === null ? null : kib / 1024)
 
-async function expectTask(server: BenchServer, method: string, path: string, body: unknown, options: DocumentsOptions): Promise<void> {
+/** Send a request that registers a task, and wait for the task to succeed (thrown otherwise). */
+export async function expectTask(server: BenchServer, method: string, path: string, body: unknown, options: DocumentsOptions): Promise<void> {
   const res = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) })
   const text = await res.text()
   if (res.status !== 202) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`)
@@ -528,11 +529,15 @@ async function expectTask(server: BenchServer, method: string, path: string, bod
   if (t.status !== 'succeeded') throw new Error(`${method} ${path}: task ${t.uid} ${t.status}${t.error ? ` (${t.error.code}: ${t.error.message})` : ''}`)
 }
 
-function documentsOptions(options: SearchOptions): DocumentsOptions {
+/** What indexing a corpus over HTTP needs of a scenario's options. */
+export type IndexingOptions = Pick<SearchOptions, 'payloadDocuments' | 'pollMs' | 'sampleMs' | 'taskTimeoutMs'>
+
+export function documentsOptions(options: IndexingOptions): DocumentsOptions {
   return { ...DEFAULT_DOCUMENTS_OPTIONS, pollMs: options.pollMs, sampleMs: options.sampleMs, taskTimeoutMs: options.taskTimeoutMs }
 }
 
-async function indexDocuments(server: BenchServer, uid: string, docs: Doc[], options: SearchOptions): Promise<SearchIndexing> {
+/** POST the documents as NDJSON payloads and wait for their tasks: throughput, disk, memory and CPU. */
+export async function indexDocuments(server: BenchServer, uid: string, docs: Doc[], options: IndexingOptions): Promise<SearchIndexing> {
   const dopts = documentsOptions(options)
   const per = Math.max(1, options.payloadDocuments)
   const bodies: Buffer[] = []
@@ -733,7 +738,7 @@ async function measureInProcess(dbPath: string, uid: string, mix: BenchQuery[], 
 }
 
 /** The server's stderr minus the expected start-up warning, last 20 lines. */
-function unexpectedLogs(logs: string): string | undefined {
+export function unexpectedLogs(logs: string): string | undefined {
   const lines = logs.split('\n').filter((l) => l.trim() && !l.includes('no master key is set'))
   return lines.length > 0 ? lines.slice(-20).join('\n') : undefined
 }

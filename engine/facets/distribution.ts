@@ -51,7 +51,67 @@ function orderOf(settings: Settings, field: string): 'alpha' | 'count' {
   return by[field] ?? by['*'] ?? 'alpha'
 }
 
-function distributionOf(f: FieldFacets, candidates: Bitmap, order: 'alpha' | 'count', max: number): Record<string, number> {
+/** The values of a field among the candidates, in value order, with their counts, and the numbers' extremes. */
+export interface ValueCounts {
+  numbers: [number, number][]
+  strings: [string, number][]
+  min: number | undefined
+  max: number | undefined
+}
+
+/**
+ * Count by value (one intersection per value, in value order, stopping after `alphaLimit` values when that is all
+ * the distribution shows) or by document (each candidate's values read from the field's ordinals, then the counts
+ * walked in value order), whichever reads less: a keyword search's few thousand documents against a hundred
+ * thousand prices go by document, a broad filter's candidates against a dozen colors by value. `byDocument`
+ * forces a strategy (tests compare them).
+ */
+export function countValues(f: FieldFacets, candidates: Bitmap, alphaLimit: number | null, byDocument?: boolean): ValueCounts {
+  const numberKeys = f.numberKeys()
+  const stringKeys = f.stringKeys()
+  const values = numberKeys.length + stringKeys.length
+  const out: ValueCounts = { numbers: [], strings: [], min: undefined, max: undefined }
+  const limit = alphaLimit ?? Infinity
+  // Intersections the by-value count makes: every value, or until enough are met (candidates spread evenly).
+  const byValueReads = Math.min(values, limit * (f.exists.size / Math.max(1, candidates.size)))
+  // An intersection costs several times a document's ordinals read.
+  if (byDocument ?? (values > 64 && candidates.size < 6 * byValueReads)) {
+    const { offsets, ordinals } = f.valueOrdinals()
+    const counts = new Uint32Array(values)
+    const last = offsets.length - 1
+    for (const docid of candidates.toUint32Array()) {
+      if (docid >= last) continue
+      for (let k = offsets[docid]!, end = offsets[docid + 1]!; k < end; k++) counts[ordinals[k]!]!++
+    }
+    const numbers = numberKeys.length
+    for (let o = 0; o < numbers && out.numbers.length < limit; o++) if (counts[o]! > 0) out.numbers.push([numberKeys[o]!, counts[o]!])
+    for (let o = numbers; o < values && out.strings.length < limit - out.numbers.length; o++) {
+      if (counts[o]! > 0) out.strings.push([f.strings.get(stringKeys[o - numbers]!)!.original, counts[o]!])
+    }
+    out.min = out.numbers[0]?.[0]
+    for (let o = numbers - 1; o >= 0 && out.min !== undefined; o--) if (counts[o]! > 0) { out.max = numberKeys[o]; break }
+    return out
+  }
+  // The candidates' smallest and largest numbers, found in the range levels: no value outside them is read.
+  const bounds = f.numberBounds(candidates)
+  if (bounds) {
+    out.min = numberKeys[bounds[0]]
+    out.max = numberKeys[bounds[1]]
+    for (let i = bounds[0]; i <= bounds[1] && out.numbers.length < limit; i++) {
+      const count = f.numbers.get(numberKeys[i]!)!.andCardinality(candidates)
+      if (count > 0) out.numbers.push([numberKeys[i]!, count])
+    }
+  }
+  for (const key of stringKeys) {
+    if (out.strings.length >= limit - out.numbers.length) break
+    const entry = f.strings.get(key)!
+    const count = entry.docids.andCardinality(candidates)
+    if (count > 0) out.strings.push([entry.original, count])
+  }
+  return out
+}
+
+function distributionOf(counted: ValueCounts, order: 'alpha' | 'count', max: number): Record<string, number> {
   const out: Record<string, number> = {}
   let size = 0
   const add = (entries: [string, number][]) => {
@@ -62,21 +122,8 @@ function distributionOf(f: FieldFacets, candidates: Bitmap, order: 'alpha' | 'co
       out[key] = count
     }
   }
-  const numbers: [string, number][] = []
-  for (const n of f.numberKeys()) {
-    const count = f.numbers.get(n)!.andCardinality(candidates)
-    if (count > 0) numbers.push([formatRustF64(n), count])
-    if (order === 'alpha' && numbers.length >= max) break
-  }
-  add(numbers)
-  const strings: [string, number][] = []
-  for (const key of f.stringKeys()) {
-    const entry = f.strings.get(key)!
-    const count = entry.docids.andCardinality(candidates)
-    if (count > 0) strings.push([entry.original, count])
-    if (order === 'alpha' && strings.length >= max - size) break
-  }
-  add(strings)
+  add(counted.numbers.map(([n, count]) => [formatRustF64(n), count]))
+  add(counted.strings)
   return out
 }
 
@@ -101,13 +148,10 @@ export function facetDistribution(names: readonly string[], facets: FacetIndex, 
       continue
     }
     if (f.numbers.size === 0 && f.strings.size === 0) continue
-    distribution[path] = distributionOf(f, candidates, orderOf(settings, path), max)
-    const keys = f.numberKeys()
-    let min: number | undefined
-    let maxValue: number | undefined
-    for (let i = 0; i < keys.length; i++) if (f.numbers.get(keys[i]!)!.intersects(candidates)) { min = keys[i]; break }
-    for (let i = keys.length - 1; i >= 0; i--) if (f.numbers.get(keys[i]!)!.intersects(candidates)) { maxValue = keys[i]; break }
-    if (min !== undefined && maxValue !== undefined) stats[path] = { min, max: maxValue }
+    const order = orderOf(settings, path)
+    const counted = countValues(f, candidates, order === 'alpha' ? max : null)
+    distribution[path] = distributionOf(counted, order, max)
+    if (counted.min !== undefined && counted.max !== undefined) stats[path] = { min: counted.min, max: counted.max }
   }
   return { distribution, stats }
 }

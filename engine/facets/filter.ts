@@ -43,7 +43,7 @@ function range(f: FieldFacets, low: Token | null, lowInclusive: boolean, high: T
       const keys = f.numberKeys()
       const from = low ? lowerBound(keys, lowNum!, numCmp, !lowInclusive) : 0
       const to = high ? lowerBound(keys, highNum!, numCmp, highInclusive) : keys.length
-      for (let i = from; i < to; i++) parts.push(f.numbers.get(keys[i]!)!)
+      if (from < to) parts.push(f.numbersIn(from, to))
     }
   }
   // Strings compare with the filter value as written (milli's string facet range).
@@ -52,7 +52,7 @@ function range(f: FieldFacets, low: Token | null, lowInclusive: boolean, high: T
     const keys = f.stringKeys()
     const from = low ? lowerBound(keys, low.value, compareCodePoints, !lowInclusive) : 0
     const to = high ? lowerBound(keys, high.value, compareCodePoints, highInclusive) : keys.length
-    for (let i = from; i < to; i++) parts.push(f.strings.get(keys[i]!)!.docids)
+    if (from < to) parts.push(f.stringsIn(from, to))
   }
   return parts.length === 0 ? EMPTY : parts.length === 1 ? parts[0]! : RoaringBitmap32.orMany(parts)
 }
@@ -65,11 +65,10 @@ function strings(f: FieldFacets, keep: (s: string) => boolean): Bitmap {
 
 function startsWith(f: FieldFacets, prefix: string): Bitmap {
   const keys = f.stringKeys()
-  const parts: Bitmap[] = []
-  for (let i = lowerBound(keys, prefix, compareCodePoints, false); i < keys.length && keys[i]!.startsWith(prefix); i++) {
-    parts.push(f.strings.get(keys[i]!)!.docids)
-  }
-  return parts.length === 0 ? EMPTY : RoaringBitmap32.orMany(parts)
+  const from = lowerBound(keys, prefix, compareCodePoints, false)
+  let to = from
+  while (to < keys.length && keys[to]!.startsWith(prefix)) to++
+  return from < to ? f.stringsIn(from, to) : EMPTY
 }
 
 function condition(f: FieldFacets | undefined, c: Condition, live: Bitmap): Bitmap {

@@ -101,6 +101,15 @@ function descend(value: unknown, path: string, emit: (path: string, value: unkno
   else if (isObject(value)) walk(value, path, emit)
 }
 
+/** A draft's additions to one field not yet in its bitmaps (document ids ascending within a batch's order). */
+interface PendingField {
+  exists: number[]
+  nulls: number[]
+  empties: number[]
+  numbers: Map<number, number[]>
+  strings: Map<string, { ids: number[]; original: string }>
+}
+
 export interface StringFacet {
   docids: Bitmap
   /** The spelling shown in facet distributions and facet search (the first document's). */
@@ -117,6 +126,9 @@ export class FieldFacets {
   private sortedNumbers: Float64Array | null = null
   private sortedStrings: string[] | null = null
   private readonly ranks = new Map<boolean, SortRanks>()
+  private numberUnions: RangeUnions | null = null
+  private stringUnions: RangeUnions | null = null
+  private ordinals: ValueOrdinals | null = null
 
   copy(): FieldFacets {
     const f = new FieldFacets()
@@ -136,6 +148,46 @@ export class FieldFacets {
   /** The normalized strings, in code point order. */
   stringKeys(): string[] {
     return (this.sortedStrings ??= [...this.strings.keys()].sort(compareCodePoints))
+  }
+
+  private numberRanges(): RangeUnions {
+    return (this.numberUnions ??= new RangeUnions(Array.from(this.numberKeys(), (n) => this.numbers.get(n)!)))
+  }
+
+  /** The documents of the numbers `numberKeys()[from .. to)`. */
+  numbersIn(from: number, to: number): Bitmap {
+    return this.numberRanges().union(from, to)
+  }
+
+  /** The positions in `numberKeys()` of the smallest and largest numbers the candidates hold; null if none. */
+  numberBounds(candidates: Bitmap): [number, number] | null {
+    const ranges = this.numberRanges()
+    const first = ranges.find(candidates, false)
+    return first < 0 ? null : [first, ranges.find(candidates, true)]
+  }
+
+  /** The documents of the strings `stringKeys()[from .. to)`. */
+  stringsIn(from: number, to: number): Bitmap {
+    this.stringUnions ??= new RangeUnions(this.stringKeys().map((k) => this.strings.get(k)!.docids))
+    return this.stringUnions.union(from, to)
+  }
+
+  /**
+   * Each document's values as ordinals: `0 .. numbers-1` the numbers ascending, then the strings in key order
+   * (what facet distributions over few documents read, instead of intersecting every value's bitmap).
+   */
+  valueOrdinals(): ValueOrdinals {
+    if (this.ordinals) return this.ordinals
+    const size = this.exists.isEmpty ? 0 : this.exists.maximum() + 1
+    const bitmaps = [...Array.from(this.numberKeys(), (n) => this.numbers.get(n)!), ...this.stringKeys().map((k) => this.strings.get(k)!.docids)]
+    const offsets = new Uint32Array(size + 1)
+    for (const b of bitmaps) for (const docid of b) offsets[docid + 1]!++
+    for (let d = 0; d < size; d++) offsets[d + 1]! += offsets[d]!
+    const ordinals = new Uint32Array(offsets[size]!)
+    const next = offsets.slice(0, size)
+    bitmaps.forEach((b, ordinal) => { for (const docid of b) ordinals[next[docid]!++] = ordinal })
+    this.ordinals = { offsets, ordinals }
+    return this.ordinals
   }
 
   /**
@@ -172,6 +224,69 @@ export class FieldFacets {
 }
 
 export const MISSING_RANK = 0x7fffffff
+
+/** Documents' values, compressed rows: document `d`'s ordinals are `ordinals[offsets[d] .. offsets[d+1])`. */
+export interface ValueOrdinals {
+  offsets: Uint32Array
+  ordinals: Uint32Array
+}
+
+const FANOUT = 16
+
+/**
+ * The union of any run of consecutive bitmaps with few operations (what milli's facet levels do for ranges): level 0
+ * is the bitmaps, each next level the unions of FANOUT consecutive bitmaps of the one below. A run is covered by at
+ * most 2 × (FANOUT - 1) bitmaps per level, instead of one per value (a broad `price > 10` would otherwise OR tens
+ * of thousands). Built when a view is first asked for a range, kept with the view (a few times the field's size).
+ */
+export class RangeUnions {
+  private readonly levels: Bitmap[][]
+
+  constructor(bitmaps: Bitmap[]) {
+    this.levels = [bitmaps]
+    for (let below = bitmaps; below.length > FANOUT;) {
+      const level: Bitmap[] = []
+      for (let i = 0; i < below.length; i += FANOUT) level.push(RoaringBitmap32.orMany(below.slice(i, i + FANOUT)))
+      this.levels.push(level)
+      below = level
+    }
+  }
+
+  /** The first (or, `fromEnd`, the last) position whose bitmap intersects `c`, -1 if none: a descent of the levels. */
+  find(c: Bitmap, fromEnd: boolean): number {
+    let lo = 0
+    let hi = this.levels[this.levels.length - 1]!.length
+    for (let l = this.levels.length - 1; ; l--) {
+      const level = this.levels[l]!
+      let found = -1
+      if (fromEnd) { for (let i = hi - 1; i >= lo; i--) if (level[i]!.intersects(c)) { found = i; break } }
+      else { for (let i = lo; i < hi; i++) if (level[i]!.intersects(c)) { found = i; break } }
+      if (found < 0 || l === 0) return found
+      lo = found * FANOUT
+      hi = Math.min(lo + FANOUT, this.levels[l - 1]!.length)
+    }
+  }
+
+  /** The union of bitmaps `from .. to` (exclusive). */
+  union(from: number, to: number): Bitmap {
+    const parts: Bitmap[] = []
+    let lo = Math.max(0, from)
+    let hi = Math.min(this.levels[0]!.length, to)
+    for (let l = 0; lo < hi; l++) {
+      const level = this.levels[l]!
+      if (l === this.levels.length - 1) {
+        for (let i = lo; i < hi; i++) parts.push(level[i]!)
+        break
+      }
+      // The ends that do not fill a whole group of the level above are taken here; the rest goes up.
+      while (lo < hi && lo % FANOUT !== 0) parts.push(level[lo++]!)
+      while (lo < hi && hi % FANOUT !== 0) parts.push(level[--hi]!)
+      lo /= FANOUT
+      hi /= FANOUT
+    }
+    return parts.length === 0 ? new RoaringBitmap32() : parts.length === 1 ? parts[0]! : RoaringBitmap32.orMany(parts)
+  }
+}
 
 export interface SortRanks {
   /** By internal document id (ids beyond the array have no value). */
@@ -228,36 +343,87 @@ export class FacetDraft {
     return b
   }
 
+  /**
+   * Additions wait here, per field and value, and reach the bitmaps in one `addMany` each (a bitmap insert per
+   * value and document was most of the cost of indexing facets and of building them at a start). Removals and
+   * views apply them first, so that edits keep their order.
+   */
+  private pending = new Map<FieldFacets, PendingField>()
+
+  private pendingFor(f: FieldFacets): PendingField {
+    let p = this.pending.get(f)
+    if (!p) {
+      p = { exists: [], nulls: [], empties: [], numbers: new Map(), strings: new Map() }
+      this.pending.set(f, p)
+    }
+    return p
+  }
+
+  private settle(): void {
+    if (this.pending.size === 0) return
+    const grow = (b: Bitmap | undefined, ids: number[]): Bitmap => {
+      const owned = this.own(b)
+      owned.addMany(ids)
+      return owned
+    }
+    for (const [f, p] of this.pending) {
+      if (p.exists.length > 0) f.exists = grow(f.exists, p.exists)
+      if (p.nulls.length > 0) f.nulls = grow(f.nulls, p.nulls)
+      if (p.empties.length > 0) f.empties = grow(f.empties, p.empties)
+      for (const [n, ids] of p.numbers) f.numbers.set(n, grow(f.numbers.get(n), ids))
+      for (const [key, added] of p.strings) {
+        const entry = f.strings.get(key)
+        f.strings.set(key, { docids: grow(entry?.docids, added.ids), original: entry?.original ?? added.original })
+      }
+    }
+    this.pending.clear()
+  }
+
   private edit(docid: number, doc: Json, adding: boolean): void {
+    if (!adding) this.settle()
     const scratch = { numbers: [] as number[], strings: [] as string[], originals: [] as string[] }
     walk(doc, '', (path, value) => {
       if (!this.faceted(path)) return
       const f = this.fieldFor(path, adding)
       if (!f) return
+      scratch.numbers.length = 0
+      scratch.strings.length = 0
+      scratch.originals.length = 0
+      addLeaf(value, scratch)
+      if (adding) {
+        const p = this.pendingFor(f)
+        p.exists.push(docid)
+        if (value === null) p.nulls.push(docid)
+        if (isEmptyValue(value)) p.empties.push(docid)
+        for (const n of scratch.numbers) {
+          const ids = p.numbers.get(n)
+          if (ids) { if (ids[ids.length - 1] !== docid) ids.push(docid) } else p.numbers.set(n, [docid])
+        }
+        scratch.strings.forEach((key, i) => {
+          const added = p.strings.get(key)
+          if (added) { if (added.ids[added.ids.length - 1] !== docid) added.ids.push(docid) } else p.strings.set(key, { ids: [docid], original: scratch.originals[i]! })
+        })
+        return
+      }
       const change = (b: Bitmap | undefined): Bitmap => {
         const owned = this.own(b)
-        if (adding) owned.add(docid)
-        else owned.remove(docid)
+        owned.remove(docid)
         return owned
       }
       f.exists = change(f.exists)
       if (value === null) f.nulls = change(f.nulls)
       if (isEmptyValue(value)) f.empties = change(f.empties)
-      scratch.numbers.length = 0
-      scratch.strings.length = 0
-      scratch.originals.length = 0
-      addLeaf(value, scratch)
       for (const n of scratch.numbers) {
         const b = change(f.numbers.get(n))
         if (b.isEmpty) f.numbers.delete(n)
         else f.numbers.set(n, b)
       }
-      scratch.strings.forEach((key, i) => {
+      for (const key of scratch.strings) {
         const entry = f.strings.get(key)
         const b = change(entry?.docids)
         if (b.isEmpty) f.strings.delete(key)
-        else f.strings.set(key, { docids: b, original: entry?.original ?? scratch.originals[i]! })
-      })
+        else f.strings.set(key, { docids: b, original: entry?.original ?? key })
+      }
     })
     if (this.config.geo) {
       const point = geoPoint(doc)
@@ -279,6 +445,7 @@ export class FacetDraft {
 
   /** The new view. */
   result(): FacetIndex {
+    this.settle()
     for (const [path, f] of this.fields) if (this.ownedFields.has(f) && f.exists.isEmpty) this.fields.delete(path)
     return new FacetIndex(this.config, new Map(this.fields), this.geo)
   }

@@ -7,8 +7,9 @@
 import t from 'tap'
 import roaring from 'roaring'
 import { parseFilter, matches, type FilterExpression } from '../../engine/filter/index.js'
-import { FacetDraft, FacetIndex, facetConfig, MISSING_RANK } from '../../engine/facets/index.js'
+import { FacetDraft, FacetIndex, RangeUnions, facetConfig, MISSING_RANK } from '../../engine/facets/index.js'
 import { evaluateFilter } from '../../engine/facets/filter.js'
+import { countValues } from '../../engine/facets/distribution.js'
 import { defaultSettings } from '../../engine/settings/index.js'
 import { seededRandom } from '../helpers/random.js'
 
@@ -185,4 +186,51 @@ t.test('sort ranks: numbers before strings in both directions, missing last, sev
   t.equal(asc.ranks[6] ?? MISSING_RANK, MISSING_RANK, 'null: missing')
   t.same(asc.values.slice(0, 4), [1.5, 2, 3, 10])
   t.equal(asc.values[4], 'b', 'the first document\'s spelling')
+})
+
+t.test('range unions: any run of consecutive bitmaps, across levels, equals the plain union', async (t) => {
+  const r = seededRandom(16)
+  for (const count of [0, 1, 15, 16, 17, 255, 256, 257, 1000, 5000]) {
+    const bitmaps = Array.from({ length: count }, (_, i) => RoaringBitmap32.from(Array.from({ length: 1 + r.int(3) }, () => i * 3 + r.int(5))))
+    const unions = new RangeUnions(bitmaps)
+    const runs: [number, number][] = [[0, count], [0, 0], [count, count], [-3, count + 3]]
+    for (let k = 0; k < 200; k++) { const a = r.int(count + 1); runs.push([a, a + r.int(count + 1 - a)]) }
+    for (let k = 0; k < 50; k++) {
+      const c = RoaringBitmap32.from(Array.from({ length: r.int(4) }, () => r.int(count * 3 + 5)))
+      const hits = bitmaps.flatMap((b, i) => (b.intersects(c) ? [i] : []))
+      t.same([unions.find(c, false), unions.find(c, true)], hits.length === 0 ? [-1, -1] : [hits[0], hits[hits.length - 1]], `find in ${count} bitmaps`)
+    }
+    for (const [from, to] of runs) {
+      const expected = RoaringBitmap32.orMany(bitmaps.slice(Math.max(0, from), Math.max(0, to))).toArray()
+      const got = unions.union(from, to).toArray()
+      if (JSON.stringify(got) !== JSON.stringify(expected)) {
+        t.same(got, expected, `${count} bitmaps, ${from} .. ${to}`)
+        return
+      }
+    }
+  }
+  t.pass('every run matches')
+})
+
+t.test('facet counts: by document and by value agree, on every candidate set size', async (t) => {
+  const r = seededRandom(99)
+  const docs: Doc[] = Array.from({ length: 400 }, (_, id) => {
+    const pick = () => (r.int(3) === 0 ? `S${r.int(150)}` : r.int(200) / 4)
+    return { id, a: r.int(5) === 0 ? [pick(), pick(), null] : pick(), b: r.int(4) === 0 ? {} : `only${r.int(3)}` }
+  })
+  const index = build(docs)
+  let compared = 0
+  for (const path of ['a', 'b']) {
+    const f = index.field(path)!
+    for (const size of [0, 1, 5, 50, 200, 400]) {
+      const candidates = RoaringBitmap32.from(Array.from({ length: size }, () => r.int(docs.length)))
+      for (const limit of [null, 1, 7, 1000]) {
+        const byDoc = countValues(f, candidates, limit, true)
+        t.same(byDoc, countValues(f, candidates, limit, false), `${path}, ${size} candidates, limit ${limit}`)
+        if (limit !== null) t.same(byDoc.numbers, countValues(f, candidates, null, true).numbers.slice(0, byDoc.numbers.length), 'a limit keeps the first values')
+        compared++
+      }
+    }
+  }
+  t.equal(compared, 48)
 })
