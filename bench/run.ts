@@ -41,6 +41,7 @@ import {
 import type { DocumentsReport, SearchReport } from './report.js'
 import { computeSearchTargets, writeSearchResults } from './report.js'
 import { DEFAULT_SEARCH_OPTIONS, quickSearchOptions, runSearch, type SearchOptions } from './search.js'
+import { PEERS } from './peers.js'
 import { DEFAULT_FACETS_OPTIONS, facetsFailures, quickFacetsOptions, runFacets, type FacetsOptions } from './facets.js'
 import { writeFacetsResults } from './report.js'
 
@@ -91,6 +92,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --search-connections N  search scenario: concurrent clients of the QPS window (default 16)
   --search-duration S   search scenario: QPS window, seconds (default 15; 5 with --quick)
   --server-cpu-prof DIR search scenario: run the server with --cpu-prof, profile written to DIR
+  --peers LIST          search scenario: peers on the same documents and queries, comma-separated:
+                        flexsearch, minisearch, orama, sqlite-fts5 (default all)
+  --no-peers            search scenario: no peers
   --facet-docs N        facets scenario: documents of its generated corpus (default 200000)
   --facet-rounds N      facets scenario: measured passes over each case's variants (default 20)`
 
@@ -133,6 +137,7 @@ function parseOptions(argv: string[]): Options {
     if (arg === '--no-restart-check') { options.restartCheck = false; continue }
     if (arg === '--large') { options.documents.large = true; continue }
     if (arg === '--quick') { quick = true; continue }
+    if (arg === '--no-peers') { searchOverrides.peers = []; continue }
     const eq = arg.indexOf('=')
     const flag = arg.startsWith('--') ? (eq > 0 ? arg.slice(2, eq) : arg.slice(2)) : ''
     const value = (): string => {
@@ -161,6 +166,7 @@ function parseOptions(argv: string[]): Options {
       case 'search-connections': searchOverrides.connections = positive(flag, value(), true); break
       case 'search-duration': searchOverrides.qpsSeconds = positive(flag, value(), false); break
       case 'server-cpu-prof': searchOverrides.serverCpuProfDir = value(); break
+      case 'peers': searchOverrides.peers = list(flag, value(), PEERS); break
       case 'facet-docs': facetOverrides.documents = positive(flag, value(), true); break
       case 'facet-rounds': facetOverrides.rounds = positive(flag, value(), true); break
       default: throw new UsageError(`unknown argument \`${arg}\``)
@@ -463,6 +469,7 @@ async function main(): Promise<void> {
       ...(s.latency && !s.latency.ok ? [`latency: ${s.latency.error ?? 'no successful search'}`] : []),
       ...(s.qps && (s.qps.errors > 0 || s.qps.ok === 0) ? [`QPS window: ${s.qps.errors} errors`] : []),
       ...(s.inProcess.note?.startsWith('failed') ? [`in process: ${s.inProcess.note}`] : []),
+      ...s.peers.filter((p) => !p.ok).map((p) => `peer ${p.peer}: ${p.error}`),
     ]
     if (failures.length > 0) {
       process.stderr.write(`bench: SEARCH SCENARIO FAILED: ${failures.join(' | ')}\n`)

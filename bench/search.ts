@@ -23,7 +23,7 @@
  *    (skipped, with a note, while the engine has no `search` method).
  */
 import { readdirSync, lstatSync, readFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { gunzipSync } from 'node:zlib'
 import { generateDocuments, mulberry32 } from './corpus.js'
@@ -33,6 +33,7 @@ import {
 } from './documents.js'
 import { runLoad, summarize, type LatencySummary, type LoadResult, type Reply } from './load.js'
 import { elapsed, otherCpuPercent, processCpuMs, startServer, systemBusyMs, type BenchServer } from './server.js'
+import { PEERS, runPeers, type PeerName, type PeerRun } from './peers.js'
 
 export type DatasetFormat = 'generated' | 'json' | 'ndjson' | 'csv' | 'tsv'
 export type QueryKind = 'plain' | 'typo' | 'prefix'
@@ -61,6 +62,8 @@ export interface SearchOptions {
   taskTimeoutMs: number
   /** Directory for the server's CPU profile (`--cpu-prof`); null: no profile. */
   serverCpuProfDir: string | null
+  /** Peers measured on the same documents and queries (peers.ts); empty: none. */
+  peers: PeerName[]
   quick: boolean
 }
 
@@ -80,6 +83,7 @@ export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   sampleMs: 50,
   taskTimeoutMs: 600_000,
   serverCpuProfDir: null,
+  peers: [...PEERS],
   quick: false,
 }
 
@@ -232,6 +236,7 @@ export interface SearchResult {
   qps: LoadResult | null
   inProcess: SearchInProcess
   memory: SearchMemory
+  peers: PeerRun[]
   /** Where the server's CPU profile was written (with --server-cpu-prof). */
   serverCpuProfile?: string
   serverLogTail?: string
@@ -837,6 +842,11 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
     log(inProcess.ok && inProcess.ms ? ` p50 ${inProcess.ms.p50.toFixed(3)} / p95 ${inProcess.ms.p95.toFixed(3)} / p99 ${inProcess.ms.p99.toFixed(3)} ms\n` : ` ${inProcess.note}\n`)
   }
 
+  const peers = options.peers.length === 0 ? [] : await runPeers({
+    peers: options.peers, documents, searchable: info.searchableAttributes, primaryKey: info.primaryKey, queries: mix.map((q) => q.q),
+    rounds: options.inProcessRounds, scratchParent: dirname(dbPath), timeoutMs: options.taskTimeoutMs, log,
+  })
+
   if (options.dataset === null) {
     notes.push('The generated corpus draws its words uniformly from a vocabulary of about 420 words: each word occurs in about 10 % of the documents, so nearly every query has thousands of candidates to rank. A worst case for ranking, not a realistic corpus: use --dataset for realistic figures.')
   }
@@ -849,7 +859,7 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
       examples: mix.slice(0, 20).map((q) => ({ ...q, hits: hitsByQuery.get(q.q) ?? null })),
       all: mix.map((q) => q.q),
     },
-    latency, qps, inProcess, memory,
+    latency, qps, inProcess, memory, peers,
     ...(serverCpuProfile ? { serverCpuProfile } : {}),
     ...(serverLogTail ? { serverLogTail } : {}),
     notes, totalSeconds: (performance.now() - started) / 1000,

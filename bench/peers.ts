@@ -1,0 +1,83 @@
+/**
+ * Peers of the search benchmark (issue 6): FlexSearch, MiniSearch, Orama (in process) and SQLite FTS5 (through
+ * better-sqlite3, on disk), each given the same documents, searchable fields and queries as Tessera, each in its
+ * own process (peer-child.ts), one after the other.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { PEERS, type PeerMeasure, type PeerName } from './peer-child.js'
+import { ROOT } from './server.js'
+
+export { PEERS, type PeerMeasure, type PeerName }
+
+export interface PeerRun {
+  peer: PeerName
+  ok: boolean
+  error?: string
+  measure?: PeerMeasure
+}
+
+/** What each peer does and does not do, for reading the comparison fairly. */
+export const PEER_NOTES: Record<PeerName, string> = {
+  flexsearch: 'in memory, no persistence; prefix matching (forward tokenizer), no typo tolerance; scores by term position only',
+  minisearch: 'in memory, no persistence; prefix and fuzzy matching (edit distance ≤ 20 % of the word); BM25+',
+  orama: 'in memory, no persistence; typo tolerance 1; BM25',
+  'sqlite-fts5': 'on disk (WAL, synchronous=NORMAL), persistent; every word must match, the last as a prefix; no typo tolerance; BM25',
+}
+
+const CHILD = join(fileURLToPath(new URL('.', import.meta.url)), 'peer-child.js')
+
+function runChild(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CHILD, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => { stdout += d })
+    child.stderr.on('data', (d: Buffer) => { stderr += d })
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }) })
+  })
+}
+
+/** Index and query every peer of `peers`; a failed peer is reported, not thrown. */
+export async function runPeers(options: {
+  peers: readonly PeerName[]
+  documents: Record<string, unknown>[]
+  searchable: string[]
+  primaryKey: string
+  queries: string[]
+  rounds: number
+  scratchParent: string
+  timeoutMs: number
+  log: (text: string) => void
+}): Promise<PeerRun[]> {
+  const dir = mkdtempSync(join(options.scratchParent, 'peers-'))
+  const runs: PeerRun[] = []
+  try {
+    const corpus = join(dir, 'corpus.ndjson')
+    const queries = join(dir, 'queries.json')
+    writeFileSync(corpus, options.documents.map((d) => JSON.stringify(d)).join('\n') + '\n')
+    writeFileSync(queries, JSON.stringify(options.queries))
+    for (const peer of options.peers) {
+      options.log(`bench: search, peer ${peer} …`)
+      const scratch = mkdtempSync(join(dir, `${peer}-`))
+      const res = await runChild([peer, corpus, queries, options.searchable.join(','), options.primaryKey, String(options.rounds), scratch], options.timeoutMs)
+      rmSync(scratch, { recursive: true, force: true })
+      const line = res.stdout.trim().split('\n').pop() ?? ''
+      try {
+        if (res.code !== 0) throw new Error(`exited with ${res.code}: ${res.stderr.trim().split('\n').slice(-3).join(' | ')}`)
+        const measure = JSON.parse(line) as PeerMeasure
+        runs.push({ peer, ok: true, measure })
+        options.log(` ${Math.round(measure.docsPerSecond)} docs/s, search p50 ${measure.search.p50.toFixed(3)} / p99 ${measure.search.p99.toFixed(3)} ms, peak RSS ${measure.peakMiB.toFixed(0)} MiB\n`)
+      } catch (err) {
+        runs.push({ peer, ok: false, error: (err as Error).message })
+        options.log(` FAILED: ${(err as Error).message}\n`)
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return runs
+}
