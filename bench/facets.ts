@@ -28,7 +28,7 @@ import { generateDocuments, mulberry32 } from './corpus.js'
 import { DOCUMENTS_SERVER_ARGS, readStatus } from './documents.js'
 import { runLoad, summarize, type LatencySummary, type Reply } from './load.js'
 import { startServer } from './server.js'
-import { documentsOptions, expectTask, indexDocuments, unexpectedLogs, type SearchIndexing } from './search.js'
+import { documentsOptions, expectTask, indexDocuments, notIndexed, openInProcess, unexpectedLogs, type SearchIndexing } from './search.js'
 
 export interface FacetsOptions {
   documents: number
@@ -130,6 +130,8 @@ export interface FacetsCaseResult {
   id: string
   description: string
   variants: number
+  /** The request bodies it cycles through. */
+  requests: Record<string, unknown>[]
   /** Mean `estimatedTotalHits` of the warm-up replies. */
   meanHits: number | null
   /** The smallest and largest of them. */
@@ -186,15 +188,10 @@ async function measureHttp(server: Awaited<ReturnType<typeof startServer>>, c: F
 }
 
 async function measureInProcess(dbPath: string, cases: FacetsCase[], rounds: number, result: FacetsResult): Promise<Map<string, LatencySummary>> {
-  const { Engine } = await import('../engine/index.js')
-  const { parseSearchBody } = await import('../engine/search/query.js')
-  const { createWorkerPool } = await import('../workers/pool.js')
-  const pool = createWorkerPool(2)
   const out = new Map<string, LatencySummary>()
-  const t0 = performance.now()
-  const engine = await Engine.open({ path: dbPath, pool })
+  const { engine, parseSearchBody, openSeconds, close } = await openInProcess(dbPath)
   try {
-    result.openSeconds = (performance.now() - t0) / 1000
+    result.openSeconds = openSeconds
     const t1 = performance.now()
     await engine.search(UID, parseSearchBody({ filter: 'published = true', limit: 0 }))
     result.facetIndexBuildSeconds = (performance.now() - t1) / 1000
@@ -212,8 +209,7 @@ async function measureInProcess(dbPath: string, cases: FacetsCase[], rounds: num
       out.set(c.id, summarize(times))
     }
   } finally {
-    await engine.close()
-    await pool.close()
+    await close()
   }
   return out
 }
@@ -232,8 +228,8 @@ export async function runFacets(options: FacetsOptions, dbPath: string): Promise
   const cases = facetsCases(queryWords(docs))
   const result: FacetsResult = {
     options, documents: docs.length, filterable: FACET_ATTRIBUTES, sortable: SORTABLE_ATTRIBUTES,
-    indexing: { ok: false, error: 'not run' } as SearchIndexing, openSeconds: null, facetIndexBuildSeconds: null,
-    cases: cases.map((c) => ({ id: c.id, description: c.description, variants: c.variants.length, meanHits: null, hitsRange: null, http: null, inProcess: null })),
+    indexing: notIndexed(options.sampleMs, 'not run'), openSeconds: null, facetIndexBuildSeconds: null,
+    cases: cases.map((c) => ({ id: c.id, description: c.description, variants: c.variants.length, requests: c.variants, meanHits: null, hitsRange: null, http: null, inProcess: null })),
     peakRssMiB: null, notes: [], totalSeconds: 0,
   }
   const server = await startServer({ adapter: 'uws', dbPath, args: DOCUMENTS_SERVER_ARGS })

@@ -8,26 +8,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { summarize, type LatencySummary } from './load.js'
-
-export const PEERS = ['flexsearch', 'minisearch', 'orama', 'sqlite-fts5'] as const
-export type PeerName = (typeof PEERS)[number]
-
-export interface PeerMeasure {
-  peer: PeerName
-  version: string
-  documents: number
-  indexSeconds: number
-  docsPerSecond: number
-  search: LatencySummary
-  /** Mean number of results returned (at most 20). */
-  meanReturned: number
-  /** Queries with no result, over the mix. */
-  zeroHits: number
-  /** RSS once the corpus is parsed, before indexing; VmHWM at the end. MiB. */
-  baselineMiB: number
-  peakMiB: number
-}
+import { summarize } from './load.js'
+import { PEERS, type PeerMeasure, type PeerName } from './peers.js'
 
 type Doc = Record<string, unknown>
 interface Engine {
@@ -146,6 +128,4 @@ async function main(): Promise<void> {
   process.stdout.write(JSON.stringify(measure) + '\n')
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
-  main().catch((err) => { process.stderr.write(`${(err as Error).stack ?? err}\n`); process.exit(1) })
-}
+main().catch((err) => { process.stderr.write(`${(err as Error).stack ?? err}\n`); process.exit(1) })

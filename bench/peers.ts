@@ -7,10 +7,28 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { PEERS, type PeerMeasure, type PeerName } from './peer-child.js'
+import type { LatencySummary } from './load.js'
 import { ROOT } from './server.js'
 
-export { PEERS, type PeerMeasure, type PeerName }
+export const PEERS = ['flexsearch', 'minisearch', 'orama', 'sqlite-fts5'] as const
+export type PeerName = (typeof PEERS)[number]
+
+/** What peer-child.ts prints for one peer. */
+export interface PeerMeasure {
+  peer: PeerName
+  version: string
+  documents: number
+  indexSeconds: number
+  docsPerSecond: number
+  search: LatencySummary
+  /** Mean number of results returned (at most 20). */
+  meanReturned: number
+  /** Queries with no result, over the mix. */
+  zeroHits: number
+  /** RSS once the corpus is parsed, before indexing; VmHWM at the end. MiB. */
+  baselineMiB: number
+  peakMiB: number
+}
 
 export interface PeerRun {
   peer: PeerName

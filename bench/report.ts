@@ -512,7 +512,7 @@ export function renderFacetsMarkdown(report: FacetsReport): string {
   }
   lines.push('')
   lines.push('Notes:', '')
-  lines.push(`- Each case cycles through its variants (listed in facets.json under options and computed by \`facetsCases\`): one warm-up pass, then ${f.options.rounds} passes, over HTTP with one keep-alive client and then in process.`)
+  lines.push(`- Each case cycles through its variants (the request bodies are in facets.json, under each case's \`requests\`): one warm-up pass, then ${f.options.rounds} passes, over HTTP with one keep-alive client and then in process.`)
   lines.push('- *In process* is `await engine.search(uid, parseSearchBody(body))` timed with performance.now() on the stopped server\'s data directory: the precise figure. *Round trip* adds HTTP and JSON; `processingTimeMs` is the server\'s own figure in whole milliseconds.')
   lines.push('- Hits are the replies\' `estimatedTotalHits`, which stops at `maxTotalHits` (1000): the broad cases match far more (about two thirds of the corpus without a query word).')
   lines.push('- Facet distributions are computed over every matching document (not capped), for the 10 attributes at once, with `maxValuesPerFacet` 100.')

@@ -33,17 +33,15 @@ import {
   SCENARIO_TITLES, computeRatios, computeTarget, machineInfo, writeResults,
   type BenchReport, type DurabilityCheck, type FsyncProbe, type ScenarioKind, type ScenarioResult,
 } from './report.js'
+import { computeSearchTargets, writeFacetsResults, writeSearchResults, type DocumentsReport, type SearchReport } from './report.js'
 import { ROOT, startServer, systemBusyMs, type Adapter, type BenchServer } from './server.js'
 import {
   DEFAULT_DOCUMENTS_OPTIONS, DOCUMENTS_RUN_TITLES, DOCUMENTS_SERVER_ARGS, documentsRunKinds, runDocuments,
   type DocumentsOptions, type DocumentsRunResult,
 } from './documents.js'
-import type { DocumentsReport, SearchReport } from './report.js'
-import { computeSearchTargets, writeSearchResults } from './report.js'
 import { DEFAULT_SEARCH_OPTIONS, quickSearchOptions, runSearch, type SearchOptions } from './search.js'
 import { PEERS } from './peers.js'
 import { DEFAULT_FACETS_OPTIONS, facetsFailures, quickFacetsOptions, runFacets, type FacetsOptions } from './facets.js'
-import { writeFacetsResults } from './report.js'
 
 type RunKind = ScenarioKind | 'documents' | 'search' | 'facets'
 const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'search', 'facets'] as const
@@ -301,6 +299,17 @@ async function waitForQuiet(maxMs: number, threshold = 15): Promise<number> {
   return performance.now() - start
 }
 
+/** Waits before scenarios: at most 5 s each and 20 s per run, to stay within the run's time budget. */
+class QuietBudget {
+  private used = 0
+
+  async wait(): Promise<void> {
+    const waited = await waitForQuiet(Math.min(5000, Math.max(0, 20_000 - this.used)))
+    this.used += waited
+    if (waited > 1000) process.stderr.write(`bench: waited ${(waited / 1000).toFixed(1)} s for other processes to quieten\n`)
+  }
+}
+
 async function runScenario(kind: ScenarioKind, adapter: Adapter, options: Options, dataParent: string): Promise<ScenarioResult> {
   const spec = scenarioSpec(kind, adapter)
   const dbPath = mkdtempSync(join(dataParent, `${kind}-${adapter}-`))
@@ -337,14 +346,12 @@ async function runScenario(kind: ScenarioKind, adapter: Adapter, options: Option
  * The documents scenario: each run (JSON, NDJSON, CSV, concurrent NDJSON, and the large NDJSON with --large)
  * against its own fresh uws server and data directory. A failed run is reported, not thrown.
  */
-async function runDocumentsScenario(options: Options, dataParent: string, quietBudget: { used: number }): Promise<DocumentsReport> {
+async function runDocumentsScenario(options: Options, dataParent: string, quiet: QuietBudget): Promise<DocumentsReport> {
   const started = performance.now()
   const runs: DocumentsRunResult[] = []
   const adapter: Adapter = 'uws'
   for (const kind of documentsRunKinds(options.documents)) {
-    const waited = await waitForQuiet(Math.min(5000, Math.max(0, 20_000 - quietBudget.used)))
-    quietBudget.used += waited
-    if (waited > 1000) process.stderr.write(`bench: waited ${(waited / 1000).toFixed(1)} s for other processes to quieten\n`)
+    await quiet.wait()
     process.stderr.write(`bench: documents, ${DOCUMENTS_RUN_TITLES[kind]} …`)
     const dbPath = mkdtempSync(join(dataParent, `documents-${kind}-`))
     const server = await startServer({ adapter, dbPath, args: DOCUMENTS_SERVER_ARGS })
@@ -387,7 +394,7 @@ async function main(): Promise<void> {
   const filesystem = filesystemOf(dataParent)
   const scenarios: ScenarioResult[] = []
   let fsyncProbe: FsyncProbe | null = null
-  const quietBudget = { used: 0 }
+  const quiet = new QuietBudget()
   let documents: DocumentsReport | null = null
   let search: { report: SearchReport; written: { json: string; md: string; markdown: string } } | null = null
   let facets: { json: string; md: string; markdown: string } | null = null
@@ -400,10 +407,7 @@ async function main(): Promise<void> {
     // Both adapters of a scenario run back to back, so that their ratio compares like with like.
     for (const kind of LOAD_KINDS.filter((k) => options.kinds.includes(k))) {
       for (const adapter of options.adapters) {
-        // At most 5 s per scenario and 20 s per run, to stay within the run's time budget.
-        const waited = await waitForQuiet(Math.min(5000, Math.max(0, 20_000 - quietBudget.used)))
-        quietBudget.used += waited
-        if (waited > 1000) process.stderr.write(`bench: waited ${(waited / 1000).toFixed(1)} s for other processes to quieten\n`)
+        await quiet.wait()
         process.stderr.write(`bench: ${SCENARIO_TITLES[kind]} on ${adapter} …`)
         const result = await runScenario(kind, adapter, options, dataParent)
         const l = result.load
@@ -411,11 +415,9 @@ async function main(): Promise<void> {
         scenarios.push(result)
       }
     }
-    if (options.kinds.includes('documents')) documents = await runDocumentsScenario(options, dataParent, quietBudget)
+    if (options.kinds.includes('documents')) documents = await runDocumentsScenario(options, dataParent, quiet)
     if (options.kinds.includes('search')) {
-      const waited = await waitForQuiet(Math.min(5000, Math.max(0, 20_000 - quietBudget.used)))
-      quietBudget.used += waited
-      if (waited > 1000) process.stderr.write(`bench: waited ${(waited / 1000).toFixed(1)} s for other processes to quieten\n`)
+      await quiet.wait()
       const searchStarted = performance.now()
       const dbPath = mkdtempSync(join(dataParent, 'search-'))
       try {
@@ -436,8 +438,7 @@ async function main(): Promise<void> {
       }
     }
     if (options.kinds.includes('facets')) {
-      const waited = await waitForQuiet(Math.min(5000, Math.max(0, 20_000 - quietBudget.used)))
-      quietBudget.used += waited
+      await quiet.wait()
       const facetsStarted = performance.now()
       const dbPath = mkdtempSync(join(dataParent, 'facets-'))
       try {

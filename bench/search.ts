@@ -19,8 +19,8 @@
  * 3. every query once (warm-up), then `rounds` × every query with one client: `processingTimeMs` from the replies
  *    and the client-side round trip;
  * 4. QPS with `connections` concurrent clients for `qpsSeconds`, bodies cycling through the mix (load.ts);
- * 5. stop the server; open the data directory in process with `Engine.open` and time `Engine.search` per query
- *    (skipped, with a note, while the engine has no `search` method).
+ * 5. stop the server; open the data directory in process with `Engine.open` and time `Engine.search` per query;
+ * 6. the peers (peers.ts) on the same documents and queries, each in its own process.
  */
 import { readdirSync, lstatSync, readFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -541,6 +541,17 @@ export function documentsOptions(options: IndexingOptions): DocumentsOptions {
   return { ...DEFAULT_DOCUMENTS_OPTIONS, pollMs: options.pollMs, sampleMs: options.sampleMs, taskTimeoutMs: options.taskTimeoutMs }
 }
 
+/** An indexing result with nothing measured yet (and why, when given). */
+export function notIndexed(sampleMs: number, error?: string): SearchIndexing {
+  return {
+    ok: false, ...(error ? { error } : {}), payloads: 0, bytes: 0, acceptSeconds: null, seconds: null, docsPerSecond: null, taskSpanSeconds: null,
+    taskUids: [], batchUids: [], numberOfDocuments: null, diskBytes: null, diskApparentBytes: null, indexBytes: null, indexBytesAfterShutdown: null,
+    taskWaitSeconds: null, commitLagSeconds: null, diskByKind: {}, diskBytesAfterShutdown: null, diskApparentBytesAfterShutdown: null,
+    memory: { idleMiB: null, peakUploadMiB: null, peakIndexingMiB: null, hwmMiB: null, samples: 0, sampleMs, timeline: [] },
+    serverCpuPercent: null, otherCpuPercent: null,
+  }
+}
+
 /** POST the documents as NDJSON payloads and wait for their tasks: throughput, disk, memory and CPU. */
 export async function indexDocuments(server: BenchServer, uid: string, docs: Doc[], options: IndexingOptions): Promise<SearchIndexing> {
   const dopts = documentsOptions(options)
@@ -549,13 +560,7 @@ export async function indexDocuments(server: BenchServer, uid: string, docs: Doc
   for (let i = 0; i < docs.length; i += per) {
     bodies.push(Buffer.from(docs.slice(i, i + per).map((d) => JSON.stringify(d)).join('\n') + '\n', 'utf8'))
   }
-  const result: SearchIndexing = {
-    ok: false, payloads: bodies.length, bytes: bodies.reduce((n, b) => n + b.length, 0),
-    acceptSeconds: null, seconds: null, docsPerSecond: null, taskSpanSeconds: null, taskUids: [], batchUids: [], numberOfDocuments: null,
-    diskBytes: null, diskApparentBytes: null, indexBytes: null, indexBytesAfterShutdown: null, taskWaitSeconds: null, commitLagSeconds: null, diskByKind: {}, diskBytesAfterShutdown: null, diskApparentBytesAfterShutdown: null,
-    memory: { idleMiB: null, peakUploadMiB: null, peakIndexingMiB: null, hwmMiB: null, samples: 0, sampleMs: options.sampleMs, timeline: [] },
-    serverCpuPercent: null, otherCpuPercent: null,
-  }
+  const result: SearchIndexing = { ...notIndexed(options.sampleMs), payloads: bodies.length, bytes: bodies.reduce((n, b) => n + b.length, 0) }
   const sampler = new RssSampler(server.pid, options.sampleMs)
   const cpu0 = processCpuMs(server.pid)
   const busy0 = systemBusyMs()
@@ -696,35 +701,45 @@ async function measureLatency(server: BenchServer, uid: string, mix: BenchQuery[
   }
 }
 
-/** The engine's search method, if it has one (it is being written while this bench is). */
-type SearchFn = (uid: string, query: unknown) => Promise<Record<string, unknown>>
-
-async function measureInProcess(dbPath: string, uid: string, mix: BenchQuery[], options: SearchOptions): Promise<SearchInProcess> {
-  const result: SearchInProcess = { ok: false, rounds: options.inProcessRounds, samples: 0, ms: null, processingMs: null, openSeconds: null }
-  // Loaded here, so that the rest of the bench does not depend on the engine's modules.
+/**
+ * The engine opened in this process on a stopped server's data directory, with the request parser, for timing
+ * `Engine.search` without HTTP. Loaded here, so that the rest of the bench does not depend on the engine's modules.
+ */
+export async function openInProcess(dbPath: string): Promise<{
+  engine: import('../engine/index.js').Engine
+  parseSearchBody: typeof import('../engine/search/query.js').parseSearchBody
+  openSeconds: number
+  close(): Promise<void>
+}> {
   const { Engine } = await import('../engine/index.js')
   const { parseSearchBody } = await import('../engine/search/query.js')
   const { createWorkerPool } = await import('../workers/pool.js')
   const pool = createWorkerPool(2)
   const t0 = performance.now()
-  let engine: Awaited<ReturnType<typeof Engine.open>> | null = null
   try {
-    engine = await Engine.open({ path: dbPath, pool })
-    result.openSeconds = (performance.now() - t0) / 1000
-    const search = (engine as unknown as { search?: SearchFn }).search
-    if (typeof search !== 'function') {
-      result.note = 'skipped: Engine.search does not exist yet'
-      return result
-    }
+    const engine = await Engine.open({ path: dbPath, pool })
+    return { engine, parseSearchBody, openSeconds: (performance.now() - t0) / 1000, close: async () => { await engine.close(); await pool.close() } }
+  } catch (err) {
+    await pool.close()
+    throw err
+  }
+}
+
+async function measureInProcess(dbPath: string, uid: string, mix: BenchQuery[], options: SearchOptions): Promise<SearchInProcess> {
+  const result: SearchInProcess = { ok: false, rounds: options.inProcessRounds, samples: 0, ms: null, processingMs: null, openSeconds: null }
+  let opened: Awaited<ReturnType<typeof openInProcess>> | null = null
+  try {
+    opened = await openInProcess(dbPath)
+    const { engine, parseSearchBody } = opened
+    result.openSeconds = opened.openSeconds
     const queries = mix.map((q) => parseSearchBody({ q: q.q }))
-    const run = (query: unknown) => search.call(engine, uid, query)
-    for (const query of queries) await run(query)
+    for (const query of queries) await engine.search(uid, query)
     const times: number[] = []
     const processing: number[] = []
     for (let round = 0; round < options.inProcessRounds; round++) {
       for (const query of queries) {
         const t = performance.now()
-        const res = await run(query)
+        const res = await engine.search(uid, query)
         times.push(performance.now() - t)
         if (typeof res.processingTimeMs === 'number') processing.push(res.processingTimeMs)
       }
@@ -736,8 +751,7 @@ async function measureInProcess(dbPath: string, uid: string, mix: BenchQuery[], 
   } catch (err) {
     result.note = `failed: ${(err as Error).message}`
   } finally {
-    await engine?.close()
-    await pool.close()
+    await opened?.close()
   }
   return result
 }
@@ -765,12 +779,7 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
   const serverCpuProfile = options.serverCpuProfDir ?? undefined
   const server = await startServer({ adapter: 'uws', dbPath, args: DOCUMENTS_SERVER_ARGS, nodeArgs })
   const hitsByQuery = new Map<string, number>()
-  let indexing: SearchIndexing = {
-    ok: false, error: 'not run', payloads: 0, bytes: 0, acceptSeconds: null, seconds: null, docsPerSecond: null, taskSpanSeconds: null,
-    taskUids: [], batchUids: [], numberOfDocuments: null, diskBytes: null, diskApparentBytes: null, indexBytes: null, indexBytesAfterShutdown: null, taskWaitSeconds: null, commitLagSeconds: null, diskByKind: {}, diskBytesAfterShutdown: null, diskApparentBytesAfterShutdown: null,
-    memory: { idleMiB: null, peakUploadMiB: null, peakIndexingMiB: null, hwmMiB: null, samples: 0, sampleMs: options.sampleMs, timeline: [] },
-    serverCpuPercent: null, otherCpuPercent: null,
-  }
+  let indexing = notIndexed(options.sampleMs, 'not run')
   let latency: SearchLatency | null = null
   let qps: LoadResult | null = null
   const memory: SearchMemory = { hwmMiB: null, indexingPeakMiB: null, searchPeakMiB: null, idleMiB: null, afterSearchMiB: null }

@@ -282,17 +282,16 @@ export class DocumentBatch {
     checkFilterable(expr, this.settingsOf(meta).filterableAttributes, 'invalid_document_filter', { containsFilter: this.deps.features.isEnabled('containsFilter') })
     const docs = this.docs(meta)
     const facets = await this.facetsDraft(meta)
+    // Evaluated on the batch's own state (what its earlier tasks added, replaced or deleted): on the facet draft,
+    // or document by document for what facets do not hold (`_vectors` conditions, and any filter when nothing is
+    // faceted, which only those can pass the check).
+    await docs.flush()
+    const live = docs.liveSet()
+    const perDocument = (e: FilterExpression) => RoaringBitmap32.from(live.toArray().filter((d) => { const doc = docs.read(d); return doc !== undefined && matches(e, doc) }))
     const doomed: [string, number, Document][] = []
-    const keep = (docid: number, doc: Document | undefined) => { if (doc) doomed.push([documentId(doc, meta.primaryKey!), docid, doc]) }
-    if (facets) {
-      // The filter is evaluated on the batch's own state: what its earlier tasks added, replaced or deleted.
-      await docs.flush()
-      const live = docs.liveSet()
-      const perDocument = (e: FilterExpression) => RoaringBitmap32.from(live.toArray().filter((d) => { const doc = docs.read(d); return doc !== undefined && matches(e, doc) }))
-      for (const docid of evaluateFilter(expr, facets.snapshot(), live, perDocument)) keep(docid, docs.read(docid))
-    } else {
-      // No faceted attribute: only `_vectors` conditions can pass the check, and they are checked per document.
-      for await (const [, docid, doc] of docs.scan()) if (matches(expr, doc)) keep(docid, doc)
+    for (const docid of facets ? evaluateFilter(expr, facets.snapshot(), live, perDocument) : perDocument(expr)) {
+      const doc = docs.read(docid)
+      if (doc) doomed.push([documentId(doc, meta.primaryKey!), docid, doc])
     }
     const words = await this.wordsDraft(meta)
     for (const [ext, docid, doc] of doomed) {

@@ -5,7 +5,7 @@ import type { Bitmap } from '../inverted/index.js'
 import type { Document } from '../payload/documents.js'
 import type { Features } from '../features/index.js'
 import type { Settings } from '../settings/index.js'
-import type { DocumentStore } from './store.js'
+import { selectRange, type DocumentStore } from './store.js'
 import { externalId } from './ids.js'
 import { project, withVectors } from './fields.js'
 
@@ -42,13 +42,6 @@ export function canonicalId(raw: string | number): string | null {
 /** The live documents matching a filter (the facet index's evaluation, the same one search uses). */
 export type FilterIds = (expr: FilterExpression) => Promise<Bitmap>
 
-/** Internal ids `offset .. offset+limit` of a bitmap, ascending (that is, in insertion order). */
-function slice(ids: Bitmap, offset: number, limit: number): number[] {
-  const out: number[] = []
-  for (let i = offset; i < ids.size && out.length < limit; i++) out.push(ids.select(i)!)
-  return out
-}
-
 export async function readPage(store: DocumentStore, index: { id: number; primaryKey: string | null }, settings: () => Settings, features: Features, filterIds: FilterIds, q: DocumentQuery): Promise<DocumentPage> {
   const indexId = index.id
   const expr = parseFilter(q.filter, 'invalid_document_filter')
@@ -67,7 +60,7 @@ export async function readPage(store: DocumentStore, index: { id: number; primar
     }))].sort((a, b) => a - b)
     return out(docids.slice(q.offset, q.offset + q.limit), docids.length)
   }
-  return out(slice(matched!, q.offset, q.limit), matched!.size)
+  return out(selectRange(matched!, q.offset, q.limit), matched!.size)
 }
 
 export function documentNotFound(id: string): TesseraError {

@@ -89,10 +89,7 @@ export class DocumentStore {
 
   /** Internal ids of live documents, `offset`/`limit` in insertion order. */
   page(indexId: number, offset: number, limit: number): number[] {
-    const live = this.state(indexId).live
-    const out: number[] = []
-    for (let i = offset; i < live.size && out.length < limit; i++) out.push(live.select(i)!)
-    return out
+    return selectRange(this.state(indexId).live, offset, limit)
   }
 
   /** Every live document in insertion order, read in chunks. */
@@ -159,6 +156,13 @@ export class DocumentStore {
     const docid = keys.readU32(raw)
     return this.state(indexId).live.has(docid) ? docid : undefined
   }
+}
+
+/** The ids at ranks `offset .. offset+limit` of a bitmap, ascending (internal ids: insertion order). */
+export function selectRange(ids: Bitmap, offset: number, limit: number): number[] {
+  const out: number[] = []
+  for (let i = offset; i < ids.size && out.length < limit; i++) out.push(ids.select(i)!)
+  return out
 }
 
 export class DocumentDraft {

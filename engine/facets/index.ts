@@ -422,7 +422,7 @@ export class FacetDraft {
         const entry = f.strings.get(key)
         const b = change(entry?.docids)
         if (b.isEmpty) f.strings.delete(key)
-        else f.strings.set(key, { docids: b, original: entry?.original ?? key })
+        else f.strings.set(key, { docids: b, original: entry!.original })
       }
     })
     if (this.config.geo) {
