@@ -88,9 +88,18 @@ export interface LoadResult {
 }
 
 /** One connection (raw) or a handle on the shared Agent (node); `send` has at most one request in flight. */
-interface Connection {
+export interface Connection {
   send(spec: RequestSpec): Promise<Reply>
   close(): void
+}
+
+/**
+ * One keep-alive connection of the raw client, for scenarios that drive requests themselves (tasks.ts): far
+ * cheaper per request than fetch, so the client does not become the bottleneck on a machine it shares with the
+ * server. `headers` are sent with every request (e.g. authorization).
+ */
+export function rawConnection(host: string, port: number, headers: Record<string, string> = {}): Connection {
+  return new RawConnection(host, port, headers)
 }
 
 class ProtocolError extends Error {
@@ -114,8 +123,11 @@ class RawConnection implements Connection {
   private chunked = false
   private closeAfter = false
 
-  constructor(host: string, port: number) {
+  private readonly extraHeaders: string
+
+  constructor(host: string, port: number, headers: Record<string, string> = {}) {
     this.hostHeader = `${host}:${port}`
+    this.extraHeaders = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')
     this.socket = connect({ host, port, noDelay: true })
     this.socket.on('data', (chunk: Buffer) => {
       this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk])
@@ -134,7 +146,7 @@ class RawConnection implements Connection {
   send(spec: RequestSpec): Promise<Reply> {
     if (this.closedError) return Promise.reject(this.closedError)
     if (this.pending) return Promise.reject(new Error('RawConnection: one request at a time'))
-    let head = `${spec.method} ${spec.path} HTTP/1.1\r\nHost: ${this.hostHeader}\r\n`
+    let head = `${spec.method} ${spec.path} HTTP/1.1\r\nHost: ${this.hostHeader}\r\n${this.extraHeaders}`
     if (spec.body !== undefined) head += `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(spec.body)}\r\n\r\n${spec.body}`
     else head += spec.method === 'GET' ? '\r\n' : 'Content-Length: 0\r\n\r\n'
     return new Promise<Reply>((resolve, reject) => {

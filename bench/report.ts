@@ -8,6 +8,7 @@ import { DOCUMENTS_RUN_TITLES, type DocumentsOptions, type DocumentsRunResult } 
 import type { SearchResult } from './search.js'
 import type { FacetsResult } from './facets.js'
 import { PEER_NOTES } from './peers.js'
+import { chartsMarkdown, type ChartSpec } from './charts.js'
 
 export type ScenarioKind = 'register' | 'cancel' | 'health'
 
@@ -273,6 +274,16 @@ export function renderDocuments(d: DocumentsReport): string[] {
 }
 
 /** Write `<dir>/<name>.json` (the report) and `<dir>/<name>.md` (its Markdown); returns the paths and Markdown. */
+/**
+ * Write `<dir>/<name>.json` and `<dir>/<name>.md`; the charts (SVG files under `<dir>/charts/`, when vega is
+ * installed) are appended to the Markdown in a "Charts" section.
+ */
+export async function writeReportWithCharts(dir: string, name: string, report: unknown, markdown: string, charts: Record<string, ChartSpec>): Promise<{ json: string; md: string; markdown: string }> {
+  mkdirSync(dir, { recursive: true })
+  const drawn = await chartsMarkdown(dir, charts)
+  return writeReportFiles(dir, name, report, drawn ? `${markdown.trimEnd()}\n\n## Charts\n\n${drawn}` : markdown)
+}
+
 function writeReportFiles(dir: string, name: string, report: unknown, markdown: string): { json: string; md: string; markdown: string } {
   mkdirSync(dir, { recursive: true })
   const json = join(dir, `${name}.json`)
@@ -425,9 +436,17 @@ export function renderSearchMarkdown(report: SearchReport): string {
     lines.push(`- Latency: ${int(l.samples)} searches (${l.rounds} rounds × ${s.queries.count} queries after one warm-up round), one keep-alive connection. processingTimeMs (integer ms) p50 / p95 / p99 / max ${l.serverMs.p50} / ${l.serverMs.p95} / ${l.serverMs.p99} / ${l.serverMs.max}, mean ${num(l.serverMs.mean, 2)}; round trip p50 / p95 / p99 / max ${trio(l.clientMs, 2)} / ${num(l.clientMs.max, 2)} ms, mean ${num(l.clientMs.mean, 2)}; server CPU ${pct(l.serverCpuPercent)}.`)
     lines.push(`- Hits: mean \`estimatedTotalHits\` ${num(l.meanHits, 0)}, mean hits returned ${num(l.meanReturned, 1)}, mean reply ${num(l.meanReplyBytes === null ? null : l.meanReplyBytes / 1000, 1)} kB; queries with no hit: ${kinds}.${l.error ? ` **${l.error}**` : ''}`)
   }
-  if (s.qps) {
-    const q = s.qps
-    lines.push(`- QPS: ${q.connections} concurrent keep-alive clients, ${num(q.warmupMs / 1000, 0)} s warm-up then ${num(q.measuredMs / 1000, 1)} s: ${int(q.ok)} searches, **${int(q.requestsPerSecond)}/s**, latency p50 / p95 / p99 ${trio(q.latencyMs, 1)} ms, ${int(q.errors)} errors; server CPU ${pct(q.serverCpuPercent)}, client CPU ${pct(q.clientCpuPercent)}, other ${pct(q.otherCpuPercent)}.`)
+  const sweep = s.qpsSweep ?? (s.qps ? [s.qps] : [])
+  if (sweep.length > 0) {
+    const q0 = sweep[0]!
+    lines.push(`- QPS: concurrent keep-alive clients, each with one search in flight, cycling through the mix; ${num(q0.warmupMs / 1000, 0)} s warm-up then ${num(q0.measuredMs / 1000, 1)} s per window:`, '')
+    lines.push('| Clients | Searches | QPS | Latency ms p50 / p95 / p99 | Errors | Server CPU | Client CPU | Other CPU |')
+    lines.push('|--:|--:|--:|--:|--:|--:|--:|--:|')
+    for (const q of sweep) {
+      const headline = q.connections === o.connections
+      lines.push(`| ${headline ? `**${q.connections}**` : q.connections} | ${int(q.ok)} | ${headline ? `**${int(q.requestsPerSecond)}**` : int(q.requestsPerSecond)} | ${trio(q.latencyMs, 1)} | ${int(q.errors)} | ${pct(q.serverCpuPercent)} | ${pct(q.clientCpuPercent)} | ${pct(q.otherCpuPercent)} |`)
+    }
+    lines.push('')
   }
   if (p.ok && p.ms) {
     lines.push(`- In process: \`Engine.open\` on the stopped server's data directory (${num(p.openSeconds, 2)} s), one warm-up round, then ${p.rounds} rounds: ${int(p.samples)} calls of \`await engine.search(uid, parseSearchBody({q}))\`, p50 / p95 / p99 / max ${trio(p.ms, 3)} / ${num(p.ms.max, 2)} ms, mean ${num(p.ms.mean, 3)} ms.`)
@@ -480,8 +499,25 @@ export function renderSearchMarkdown(report: SearchReport): string {
 }
 
 /** Write `<dir>/search.json` and `<dir>/search.md`; returns the Markdown. */
-export function writeSearchResults(dir: string, report: SearchReport): { json: string; md: string; markdown: string } {
-  return writeReportFiles(dir, 'search', report, renderSearchMarkdown(report))
+/** The search report's charts: QPS and latency by concurrent clients, and the peers side by side. */
+export function searchCharts(report: SearchReport): Record<string, ChartSpec> {
+  const s = report.search
+  const sweep = s.qpsSweep ?? []
+  const peers = s.peers.filter((p) => p.ok && p.measure)
+  const tessera = { engine: 'tessera', p50: s.inProcess.ms?.p50 ?? null, p99: s.inProcess.ms?.p99 ?? null, docsPerSecond: s.indexing.docsPerSecond }
+  const engines = [tessera, ...peers.map((p) => ({ engine: p.peer, p50: p.measure!.search.p50, p99: p.measure!.search.p99, docsPerSecond: p.measure!.docsPerSecond }))]
+  return {
+    'search-qps': { title: 'Searches per second by concurrent clients (HTTP)', kind: 'line', rows: sweep.map((q) => ({ clients: q.connections, qps: Math.round(q.requestsPerSecond) })), x: { field: 'clients', title: 'concurrent clients', log: true }, y: { field: 'qps', title: 'searches/s' } },
+    'search-latency-clients': { title: 'Round-trip latency by concurrent clients', kind: 'line', rows: sweep.flatMap((q) => [{ clients: q.connections, ms: q.latencyMs.p50, percentile: 'p50' }, { clients: q.connections, ms: q.latencyMs.p99, percentile: 'p99' }]), x: { field: 'clients', title: 'concurrent clients', log: true }, y: { field: 'ms', title: 'ms' }, series: 'percentile' },
+    ...(peers.length === 0 ? {} : {
+      'search-peers-latency': { title: 'In-process search latency, same queries (ms)', kind: 'bar', rows: engines.flatMap((e) => [{ engine: e.engine, ms: e.p50, percentile: 'p50' }, { engine: e.engine, ms: e.p99, percentile: 'p99' }]).filter((r) => r.ms !== null), x: { field: 'engine', title: 'engine' }, y: { field: 'ms', title: 'ms' }, series: 'percentile' },
+      'search-peers-indexing': { title: 'Indexing throughput, same documents (docs/s)', kind: 'bar', rows: engines.filter((e) => e.docsPerSecond !== null).map((e) => ({ engine: e.engine, docsPerSecond: Math.round(e.docsPerSecond!) })), x: { field: 'engine', title: 'engine' }, y: { field: 'docsPerSecond', title: 'docs/s' } },
+    }),
+  }
+}
+
+export function writeSearchResults(dir: string, report: SearchReport): Promise<{ json: string; md: string; markdown: string }> {
+  return writeReportWithCharts(dir, 'search', report, renderSearchMarkdown(report), searchCharts(report))
 }
 
 export interface FacetsReport {

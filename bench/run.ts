@@ -42,12 +42,19 @@ import {
 import { DEFAULT_SEARCH_OPTIONS, quickSearchOptions, runSearch, type SearchOptions } from './search.js'
 import { PEERS } from './peers.js'
 import { DEFAULT_FACETS_OPTIONS, facetsFailures, quickFacetsOptions, runFacets, type FacetsOptions } from './facets.js'
+import { DEFAULT_TASKS_OPTIONS, quickTasksOptions, renderTasksMarkdown, runTasks, tasksFailures, tasksSeries, type TasksOptions } from './tasks.js'
+import { DEFAULT_SWEEPS_OPTIONS, quickSweepsOptions, renderSweepsMarkdown, runSweeps, sweepsFailures, sweepsSeries, type SweepsOptions } from './sweeps.js'
+import { openTarget, type Target } from './target.js'
+import { writeReportWithCharts } from './report.js'
+import type { ChartSpec } from './charts.js'
 
-type RunKind = ScenarioKind | 'documents' | 'search' | 'facets'
-const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'search', 'facets'] as const
+type RunKind = ScenarioKind | 'documents' | 'search' | 'facets' | 'tasks' | 'sweeps'
+const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'tasks', 'search', 'facets', 'sweeps'] as const
 /** Scenarios that write their own report (not foundation.json). */
-const OWN_REPORT: readonly RunKind[] = ['search', 'facets']
+const OWN_REPORT: readonly RunKind[] = ['search', 'facets', 'tasks', 'sweeps']
 const LOAD_KINDS = ['register', 'cancel', 'health'] as const
+/** Scenarios that can measure a server given with `--url`. */
+const REMOTE_KINDS: readonly RunKind[] = ['search', 'tasks', 'sweeps']
 
 interface Options {
   durationSeconds: number
@@ -63,14 +70,19 @@ interface Options {
   documents: DocumentsOptions
   search: SearchOptions
   facets: FacetsOptions
+  tasks: TasksOptions
+  sweeps: SweepsOptions
+  /** `--url`: an already running server for the HTTP scenarios; null: fresh servers of this build. */
+  url: string | null
 }
 
-const USAGE = `Usage: npm run bench -- [options]
+const USAGE = `Usage: npm run bench -- [options]   (or, installed: tessera bench [options])
   --duration S          measurement window per scenario, seconds (default 5)
   --warmup S            warm-up before each window, seconds (default 1)
   --connections N       concurrent keep-alive connections, one request in flight each (default 64)
   --max-requests N      end a window early after N successful requests (default 200000)
-  --only LIST           scenarios, comma-separated: register, cancel, health, documents, search, facets (default all)
+  --only LIST           scenarios, comma-separated: register, cancel, health, documents, tasks, search,
+                        facets, sweeps (default all)
   --adapters LIST       HTTP adapters, comma-separated: uws, node (default both)
   --client raw|node     load generator: minimal node:net client (default) or node:http Agent
   --no-restart-check    skip the SIGKILL + restart durability check after registration scenarios
@@ -79,22 +91,29 @@ const USAGE = `Usage: npm run bench -- [options]
   --docs N              documents scenario: documents in the generated corpus (default 100000)
   --large               documents scenario: also ingest a large NDJSON corpus, streamed while generated
   --large-docs N        documents in that large corpus (default 500000)
-  --quick               search scenario: a 20,000-document generated corpus, a 5 s QPS window, 2 rounds;
-                        facets scenario: 20,000 documents, 5 rounds
+  --quick               the whole suite in under 3 minutes on 2 cores: 2 s load windows (0.5 s warm-up);
+                        documents and search scenarios: 20,000 generated documents,
+                        2 rounds, 2 s QPS windows; facets scenario: 20,000 documents, 5 rounds;
+                        tasks and sweeps scenarios: their smaller corpora and task counts
   --dataset FILE        search scenario: a real corpus instead of the generated one: JSON array, NDJSON
                         (.ndjson/.jsonl), CSV or TSV, optionally gzipped (.gz); \`id\` = row number if absent
   --searchable LIST     search scenario: searchableAttributes (default: inferred from the corpus)
   --search-docs N       search scenario: documents of the generated corpus (default 100000)
   --queries N           search scenario: queries in the seeded mix (default 500)
   --rounds N            search scenario: measured rounds over the mix, HTTP and in process (default 5)
-  --search-connections N  search scenario: concurrent clients of the QPS window (default 16)
+  --search-connections N  search scenario: concurrent clients of the headline QPS window (default 16)
+  --qps-clients LIST    search scenario: client counts of the QPS windows, comma-separated (default 1,4,16,64)
   --search-duration S   search scenario: QPS window, seconds (default 15; 5 with --quick)
   --server-cpu-prof DIR search scenario: run the server with --cpu-prof, profile written to DIR
   --peers LIST          search scenario: peers on the same documents and queries, comma-separated:
                         flexsearch, minisearch, orama, sqlite-fts5 (default all)
   --no-peers            search scenario: no peers
   --facet-docs N        facets scenario: documents of its generated corpus (default 200000)
-  --facet-rounds N      facets scenario: measured passes over each case's variants (default 20)`
+  --facet-rounds N      facets scenario: measured passes over each case's variants (default 20)
+  --url URL             run the HTTP scenarios (search, tasks, sweeps) against an already running server
+                        (Tessera or any Meilisearch-compatible engine, without a master key) instead of a
+                        fresh one of this build: its indexes are left alone (the bench's own have unique
+                        uids and are deleted afterwards); process, memory and disk figures are not measured`
 
 class UsageError extends Error {}
 
@@ -113,11 +132,17 @@ function parseOptions(argv: string[]): Options {
     documents: { ...DEFAULT_DOCUMENTS_OPTIONS },
     search: { ...DEFAULT_SEARCH_OPTIONS },
     facets: { ...DEFAULT_FACETS_OPTIONS },
+    tasks: { ...DEFAULT_TASKS_OPTIONS },
+    sweeps: { ...DEFAULT_SWEEPS_OPTIONS },
+    url: null,
   }
   const facetOverrides: Partial<FacetsOptions> = {}
   // Explicit search flags apply after --quick, whatever their order.
   const searchOverrides: Partial<SearchOptions> = {}
   let quick = false
+  let onlyGiven = false
+  /** Flags given on the command line (explicit values win over --quick's). */
+  const given = new Set<string>()
   const list = <T extends string>(flag: string, text: string, allowed: readonly T[]): T[] => {
     const items = text.split(',').map((s) => s.trim()).filter(Boolean)
     const bad = items.find((s) => !(allowed as readonly string[]).includes(s))
@@ -138,6 +163,7 @@ function parseOptions(argv: string[]): Options {
     if (arg === '--no-peers') { searchOverrides.peers = []; continue }
     const eq = arg.indexOf('=')
     const flag = arg.startsWith('--') ? (eq > 0 ? arg.slice(2, eq) : arg.slice(2)) : ''
+    given.add(flag)
     const value = (): string => {
       const v = eq > 0 ? arg.slice(eq + 1) : argv[++i]
       if (v === undefined) throw new UsageError(`--${flag} needs a value`)
@@ -149,7 +175,7 @@ function parseOptions(argv: string[]): Options {
       case 'warmup': { const v = value(); options.warmupSeconds = v === '0' ? 0 : positive(flag, v, false); break }
       case 'connections': options.connections = positive(flag, value(), true); break
       case 'max-requests': options.maxRequests = positive(flag, value(), true); break
-      case 'only': options.kinds = list(flag, value(), ALL_KINDS); break
+      case 'only': options.kinds = list(flag, value(), ALL_KINDS); onlyGiven = true; break
       case 'adapters': case 'adapter': options.adapters = list(flag, value(), ['uws', 'node'] as const); break
       case 'client': options.client = list(flag, value(), ['raw', 'node'] as const)[0]!; break
       case 'data-dir': options.dataDir = value(); break
@@ -162,6 +188,13 @@ function parseOptions(argv: string[]): Options {
       case 'queries': searchOverrides.queries = positive(flag, value(), true); break
       case 'rounds': { const n = positive(flag, value(), true); searchOverrides.rounds = n; searchOverrides.inProcessRounds = n; break }
       case 'search-connections': searchOverrides.connections = positive(flag, value(), true); break
+      case 'qps-clients': searchOverrides.qpsClients = value().split(',').map((c) => positive(flag, c.trim(), true)); break
+      case 'url': {
+        const v = value()
+        if (!/^http:\/\/[^/]+\/?$/.test(v)) throw new UsageError(`--url: expected http://HOST:PORT, got \`${v}\``)
+        options.url = v.replace(/\/$/, '')
+        break
+      }
       case 'search-duration': searchOverrides.qpsSeconds = positive(flag, value(), false); break
       case 'server-cpu-prof': searchOverrides.serverCpuProfDir = value(); break
       case 'peers': searchOverrides.peers = list(flag, value(), PEERS); break
@@ -171,14 +204,26 @@ function parseOptions(argv: string[]): Options {
     }
   }
   if (quick) {
+    // The whole suite in under 3 minutes on 2 cores: shorter windows and smaller corpora, unless given.
+    if (!given.has('duration')) options.durationSeconds = 2
+    if (!given.has('warmup')) options.warmupSeconds = 0.5
+    if (!given.has('docs')) options.documents.documents = 20_000
     options.search = quickSearchOptions(options.search)
     options.facets = quickFacetsOptions(options.facets)
+    options.tasks = quickTasksOptions(options.tasks)
+    options.sweeps = quickSweepsOptions(options.sweeps)
   }
   options.facets = { ...options.facets, ...facetOverrides }
   const dataset = searchOverrides.dataset
   if (typeof dataset === 'string' && !existsSync(dataset)) throw new UsageError(`--dataset: no such file \`${dataset}\``)
   if (typeof searchOverrides.serverCpuProfDir === 'string') searchOverrides.serverCpuProfDir = resolve(searchOverrides.serverCpuProfDir)
-  options.search = { ...options.search, ...searchOverrides }
+  options.search = { ...options.search, ...searchOverrides, url: options.url }
+  if (options.url !== null) {
+    const local = options.kinds.filter((k) => !REMOTE_KINDS.includes(k))
+    if (onlyGiven && local.length > 0) throw new UsageError(`--url: ${local.join(', ')} need a server of this build (they restart it or read its process); with --url, choose among ${REMOTE_KINDS.join(', ')}`)
+    options.kinds = options.kinds.filter((k) => REMOTE_KINDS.includes(k))
+    options.search.peers = []
+  }
   return options
 }
 
@@ -378,6 +423,63 @@ async function runDocumentsScenario(options: Options, dataParent: string, quiet:
   return { adapter, serverArgs: DOCUMENTS_SERVER_ARGS, options: options.documents, runs, totalSeconds: (performance.now() - started) / 1000 }
 }
 
+/** A scenario with a report of its own (tasks, sweeps): its result, Markdown, failures and charts. */
+interface OwnScenario<R> {
+  name: 'tasks' | 'sweeps'
+  title: string
+  run(open: (part: string) => Promise<Target>): Promise<R>
+  markdown(result: R): string
+  failures(result: R): string[]
+  charts(result: R): Record<string, ChartSpec>
+}
+
+/**
+ * Run `scenario` (against fresh servers of this build, or the `--url` server) and write `<out>/<name>.json` and
+ * `<name>.md` with its charts. Returns the Markdown and the failures (a scenario that threw is one failure).
+ */
+async function runOwnScenario<R>(scenario: OwnScenario<R>, options: Options, dataParent: string, common: { date: string; machine: BenchReport['machine']; filesystem: string }): Promise<{ markdown: string; failures: string[]; json: string; md: string }> {
+  const started = performance.now()
+  const remote = options.url === null ? null : { url: options.url, apiKey: null }
+  let result: R
+  try {
+    result = await scenario.run((part) => openTarget(remote, dataParent, `${scenario.name}-${part}`))
+  } catch (err) {
+    return { markdown: `# ${scenario.title}\n\nFAILED: ${(err as Error).message}\n`, failures: [(err as Error).message], json: '', md: '' }
+  }
+  const header = [
+    `# ${scenario.title}`, '',
+    `${common.date} · ${common.machine.cpus} × ${common.machine.cpuModel} · Node ${common.machine.node} · ${common.machine.platform} ${common.machine.release} (${common.machine.arch})${options.url ? ` · server ${options.url} (--url)` : ` · fresh servers of this build, data on ${common.filesystem}`}`, '',
+  ].join('\n')
+  const report = { benchmark: scenario.name, issue: 6, date: common.date, machine: common.machine, url: options.url, result, totalSeconds: (performance.now() - started) / 1000 }
+  const written = await writeReportWithCharts(options.outDir, scenario.name, report, `${header}\n${scenario.markdown(result)}`, scenario.charts(result))
+  return { markdown: written.markdown, failures: scenario.failures(result), json: written.json, md: written.md }
+}
+
+function tasksScenario(options: Options): OwnScenario<Awaited<ReturnType<typeof runTasks>>> {
+  return {
+    name: 'tasks', title: 'Tessera task throughput benchmark (issue 6)',
+    run: (open) => runTasks(options.tasks, open),
+    markdown: renderTasksMarkdown, failures: tasksFailures,
+    charts: (r) => ({ 'tasks-reindex': { title: 'Settings-driven reindex time (s)', kind: 'bar', rows: tasksSeries(r).reindex, x: { field: 'change', title: 'settings change' }, y: { field: 'seconds', title: 'seconds to succeeded' } } }),
+  }
+}
+
+function sweepsScenario(options: Options): OwnScenario<Awaited<ReturnType<typeof runSweeps>>> {
+  return {
+    name: 'sweeps', title: 'Tessera maxTotalHits and searchCutoffMs sweeps (issue 6)',
+    run: (open) => runSweeps(options.sweeps, open),
+    markdown: renderSweepsMarkdown, failures: sweepsFailures,
+    charts: (r) => {
+      const series = sweepsSeries(r)
+      return {
+        'sweeps-max-total-hits': { title: 'Round-trip p50 by maxTotalHits (ms)', kind: 'line', rows: series.maxTotalHits, x: { field: 'maxTotalHits', title: 'pagination.maxTotalHits', log: true }, y: { field: 'p50Ms', title: 'p50 ms' }, series: 'request' },
+        'sweeps-cutoff-latency': { title: 'Round-trip p50 by searchCutoffMs (ms)', kind: 'line', rows: series.cutoff, x: { field: 'cutoffMs', title: 'searchCutoffMs', log: true }, y: { field: 'p50Ms', title: 'p50 ms' }, series: 'query' },
+        'sweeps-cutoff-completeness': { title: 'Top-20 completeness by searchCutoffMs', kind: 'line', rows: series.cutoff, x: { field: 'cutoffMs', title: 'searchCutoffMs', log: true }, y: { field: 'completeness', title: 'share of the uncut top 20' }, series: 'query' },
+      }
+    },
+  }
+}
+
 async function main(): Promise<void> {
   let options: Options
   try {
@@ -399,6 +501,7 @@ async function main(): Promise<void> {
   let search: { report: SearchReport; written: { json: string; md: string; markdown: string } } | null = null
   let facets: { json: string; md: string; markdown: string } | null = null
   let facetsFailed: string[] = []
+  const own: Array<{ markdown: string; failures: string[]; json: string; md: string }> = []
   try {
     if (options.kinds.some((k) => k !== 'health' && !OWN_REPORT.includes(k))) {
       fsyncProbe = probeFsync(dataParent)
@@ -416,6 +519,10 @@ async function main(): Promise<void> {
       }
     }
     if (options.kinds.includes('documents')) documents = await runDocumentsScenario(options, dataParent, quiet)
+    if (options.kinds.includes('tasks')) {
+      await quiet.wait()
+      own.push(await runOwnScenario(tasksScenario(options), options, dataParent, { date, machine, filesystem }))
+    }
     if (options.kinds.includes('search')) {
       await quiet.wait()
       const searchStarted = performance.now()
@@ -432,7 +539,7 @@ async function main(): Promise<void> {
           ],
           totalSeconds: (performance.now() - searchStarted) / 1000,
         }
-        search = { report, written: writeSearchResults(options.outDir, report) }
+        search = { report, written: await writeSearchResults(options.outDir, report) }
       } finally {
         rmSync(dbPath, { recursive: true, force: true })
       }
@@ -449,10 +556,22 @@ async function main(): Promise<void> {
         rmSync(dbPath, { recursive: true, force: true })
       }
     }
+    if (options.kinds.includes('sweeps')) {
+      await quiet.wait()
+      own.push(await runOwnScenario(sweepsScenario(options), options, dataParent, { date, machine, filesystem }))
+    }
   } finally {
     rmSync(dataParent, { recursive: true, force: true })
   }
 
+  for (const o of own) {
+    process.stdout.write('\n' + o.markdown)
+    if (o.json) process.stderr.write(`bench: wrote ${o.json} and ${o.md}\n`)
+    if (o.failures.length > 0) {
+      process.stderr.write(`bench: SCENARIO FAILED: ${o.failures.join(' | ')}\n`)
+      process.exitCode = 1
+    }
+  }
   if (facets) {
     process.stdout.write('\n' + facets.markdown)
     process.stderr.write(`bench: wrote ${facets.json} and ${facets.md}\n`)

@@ -18,7 +18,8 @@
  *    server's RSS (sampled; VmHWM at the end of the run);
  * 3. every query once (warm-up), then `rounds` × every query with one client: `processingTimeMs` from the replies
  *    and the client-side round trip;
- * 4. QPS with `connections` concurrent clients for `qpsSeconds`, bodies cycling through the mix (load.ts);
+ * 4. QPS with 1, 4, 16 and 64 concurrent clients (`qpsClients`; 16 is the headline `connections`), `qpsSeconds`
+ *    each, bodies cycling through the mix (load.ts);
  * 5. stop the server; open the data directory in process with `Engine.open` and time `Engine.search` per query;
  * 6. the peers (peers.ts) on the same documents and queries, each in its own process.
  */
@@ -32,8 +33,9 @@ import {
   type DocumentsOptions, type MemoryUsage,
 } from './documents.js'
 import { runLoad, summarize, type LatencySummary, type LoadResult, type Reply } from './load.js'
-import { elapsed, otherCpuPercent, processCpuMs, startServer, systemBusyMs, type BenchServer } from './server.js'
+import { elapsed, otherCpuPercent, processCpuMs, remoteServer, startServer, systemBusyMs, type BenchServer } from './server.js'
 import { PEERS, runPeers, type PeerName, type PeerRun } from './peers.js'
+import { progress } from './progress.js'
 
 export type DatasetFormat = 'generated' | 'json' | 'ndjson' | 'csv' | 'tsv'
 export type QueryKind = 'plain' | 'typo' | 'prefix'
@@ -51,8 +53,10 @@ export interface SearchOptions {
   querySeed: number
   /** Measured rounds over the whole mix, after one warm-up round. */
   rounds: number
-  /** Concurrent clients of the QPS window. */
+  /** Concurrent clients of the headline QPS window (issue 6's target is at 16). */
   connections: number
+  /** Every client count measured (QPS and latency under load), the headline one included. */
+  qpsClients: number[]
   qpsSeconds: number
   qpsWarmupSeconds: number
   /** Rounds over the whole mix for the in-process measurement (after one warm-up round). */
@@ -64,6 +68,8 @@ export interface SearchOptions {
   serverCpuProfDir: string | null
   /** Peers measured on the same documents and queries (peers.ts); empty: none. */
   peers: PeerName[]
+  /** An already running server to measure over HTTP (`--url`); null: a fresh server of this build. */
+  url: string | null
   quick: boolean
 }
 
@@ -76,6 +82,7 @@ export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   querySeed: 0x5ea4c4,
   rounds: 5,
   connections: 16,
+  qpsClients: [1, 4, 16, 64],
   qpsSeconds: 15,
   qpsWarmupSeconds: 1,
   inProcessRounds: 5,
@@ -84,12 +91,13 @@ export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   taskTimeoutMs: 600_000,
   serverCpuProfDir: null,
   peers: [...PEERS],
+  url: null,
   quick: false,
 }
 
-/** `--quick`: a 20,000-document generated corpus (unless `--dataset`), a 5 s QPS window, fewer rounds. */
+/** `--quick`: a 20,000-document generated corpus (unless `--dataset`), 2 s QPS windows, fewer rounds. */
 export function quickSearchOptions(options: SearchOptions): SearchOptions {
-  return { ...options, generatedDocuments: 20_000, qpsSeconds: 5, rounds: 2, inProcessRounds: 2, quick: true }
+  return { ...options, generatedDocuments: 20_000, qpsSeconds: 2, qpsWarmupSeconds: 0.5, rounds: 2, inProcessRounds: 2, quick: true }
 }
 
 export interface BenchQuery {
@@ -233,7 +241,10 @@ export interface SearchResult {
     all: string[]
   }
   latency: SearchLatency | null
+  /** The QPS window at `options.connections` clients (also in `qpsSweep`). */
   qps: LoadResult | null
+  /** One QPS window per client count of `options.qpsClients`, in increasing order. */
+  qpsSweep: LoadResult[]
   inProcess: SearchInProcess
   memory: SearchMemory
   peers: PeerRun[]
@@ -590,11 +601,13 @@ export async function indexDocuments(server: BenchServer, uid: string, docs: Doc
     if (cpu0 !== null && cpu1 !== null) result.serverCpuPercent = (100 * (cpu1 - cpu0)) / (t1 - t0)
     result.otherCpuPercent = otherCpuPercent(elapsed(busy0, busy1), elapsed(cpu0, cpu1), (c.user + c.system) / 1000, t1 - t0)
   }
-  const disk = diskUsage(server.dbPath)
-  result.diskBytes = disk.allocated
-  result.diskApparentBytes = disk.apparent
-  result.diskByKind = disk.byKind
-  result.indexBytes = disk.index
+  if (!server.remote) {
+    const disk = diskUsage(server.dbPath)
+    result.diskBytes = disk.allocated
+    result.diskApparentBytes = disk.apparent
+    result.diskByKind = disk.byKind
+    result.indexBytes = disk.index
+  }
   if (result.ok) {
     const stats = await getJson(server, `/indexes/${uid}/stats`)
     const n = (stats.body as { numberOfDocuments?: unknown } | null)?.numberOfDocuments
@@ -764,6 +777,11 @@ export function unexpectedLogs(logs: string): string | undefined {
 
 const log = (text: string) => process.stderr.write(text)
 
+/** The client counts of the QPS windows: `qpsClients` and the headline `connections`, increasing. */
+export function qpsClientCounts(options: SearchOptions): number[] {
+  return [...new Set([...options.qpsClients, options.connections])].sort((a, b) => a - b)
+}
+
 /** The whole search scenario; failures of the service are reported in the result, not thrown. */
 export async function runSearch(options: SearchOptions, dbPath: string): Promise<SearchResult> {
   const started = performance.now()
@@ -773,15 +791,18 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
   log(` ${info.documents.toLocaleString('en-US')} documents (${info.format}${info.gzip ? ', gzip' : ''}) in ${info.loadSeconds.toFixed(1)} s; searchable: ${info.searchableAttributes.join(', ')}\n`)
   const mix = buildQueryMix(documents, info.searchableAttributes, options.queries, options.querySeed)
   const bodies = mix.map((q) => JSON.stringify({ q: q.q }))
-  const uid = 'bench_search'
+  // On a server of its own the index is `bench_search`; on a remote one, a uid of its own, deleted at the end.
+  const uid = options.url === null ? 'bench_search' : `bench_search_${Date.now().toString(36)}`
   // --cpu-prof is not allowed in NODE_OPTIONS: a node flag. Worker threads write their own profiles too.
   const nodeArgs = options.serverCpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.serverCpuProfDir}`] : []
   const serverCpuProfile = options.serverCpuProfDir ?? undefined
-  const server = await startServer({ adapter: 'uws', dbPath, args: DOCUMENTS_SERVER_ARGS, nodeArgs })
+  const server = options.url === null ? await startServer({ adapter: 'uws', dbPath, args: DOCUMENTS_SERVER_ARGS, nodeArgs }) : remoteServer(options.url)
+  if (server.remote) notes.push(`Measured over HTTP on ${options.url} (--url): the bench sees neither its process (no CPU or memory figures) nor its data directory (no size on disk, no in-process figures); index \`${uid}\` was deleted afterwards.`)
   const hitsByQuery = new Map<string, number>()
   let indexing = notIndexed(options.sampleMs, 'not run')
   let latency: SearchLatency | null = null
   let qps: LoadResult | null = null
+  const qpsSweep: LoadResult[] = []
   const memory: SearchMemory = { hwmMiB: null, indexingPeakMiB: null, searchPeakMiB: null, idleMiB: null, afterSearchMiB: null }
   let serverLogTail: string | undefined
   try {
@@ -798,7 +819,7 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
     indexing = setup === null ? await indexDocuments(server, uid, documents, options) : { ...indexing, error: setup }
     memory.indexingPeakMiB = Math.max(indexing.memory.peakUploadMiB ?? 0, indexing.memory.peakIndexingMiB ?? 0) || null
     if (indexing.ok) {
-      log(` ${indexing.seconds!.toFixed(2)} s, ${Math.round(indexing.docsPerSecond!)} docs/s, ${(indexing.indexBytes! / 1e6).toFixed(1)} MB on disk, peak RSS ${(memory.indexingPeakMiB ?? 0).toFixed(0)} MiB\n`)
+      log(` ${indexing.seconds!.toFixed(2)} s, ${Math.round(indexing.docsPerSecond!)} docs/s${indexing.indexBytes === null ? '' : `, ${(indexing.indexBytes / 1e6).toFixed(1)} MB on disk`}${memory.indexingPeakMiB === null ? '' : `, peak RSS ${memory.indexingPeakMiB.toFixed(0)} MiB`}\n`)
       if (indexing.numberOfDocuments !== info.documents) notes.push(`The index counts ${indexing.numberOfDocuments} documents, ${info.documents} were sent (duplicate ids?).`)
     } else {
       log(` FAILED: ${indexing.error}\n`)
@@ -817,15 +838,26 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
           log(`bench: search, ${mix.length} queries: warm-up + ${options.rounds} rounds, one client …`)
           latency = await measureLatency(server, uid, mix, bodies, options, hitsByQuery)
           log(` processingTimeMs p50 ${latency.serverMs.p50} / p95 ${latency.serverMs.p95} / p99 ${latency.serverMs.p99}; round trip p50 ${latency.clientMs.p50.toFixed(2)} / p95 ${latency.clientMs.p95.toFixed(2)} / p99 ${latency.clientMs.p99.toFixed(2)} ms${latency.error ? `; ${latency.error}` : ''}\n`)
-          log(`bench: search, QPS with ${options.connections} clients for ${options.qpsSeconds} s …`)
-          qps = await runLoad({
-            host: server.host, port: server.port, connections: options.connections,
-            warmupMs: options.qpsWarmupSeconds * 1000, durationMs: options.qpsSeconds * 1000, maxRequests: 100_000_000, client: 'raw',
-            request: (seq) => ({ method: 'POST', path: `/indexes/${uid}/search`, body: bodies[seq % bodies.length]! }),
-            ok: (reply: Reply) => reply.status === 200,
-            serverPid: server.pid,
-          })
-          log(` ${Math.round(qps.requestsPerSecond)} queries/s, p50 ${qps.latencyMs.p50.toFixed(1)} ms, p99 ${qps.latencyMs.p99.toFixed(1)} ms, server CPU ${Math.round(qps.serverCpuPercent ?? 0)} %, ${qps.errors} errors\n`)
+          for (const clients of qpsClientCounts(options)) {
+            const bar = progress(`search, QPS with ${clients} client${clients === 1 ? '' : 's'}`, options.qpsWarmupSeconds + options.qpsSeconds)
+            const t = performance.now()
+            const timer = setInterval(() => bar.update((performance.now() - t) / 1000), 250)
+            let window: LoadResult
+            try {
+              window = await runLoad({
+                host: server.host, port: server.port, connections: clients,
+                warmupMs: options.qpsWarmupSeconds * 1000, durationMs: options.qpsSeconds * 1000, maxRequests: 100_000_000, client: 'raw',
+                request: (seq) => ({ method: 'POST', path: `/indexes/${uid}/search`, body: bodies[seq % bodies.length]! }),
+                ok: (reply: Reply) => reply.status === 200,
+                serverPid: server.pid,
+              })
+            } finally {
+              clearInterval(timer)
+            }
+            bar.done(`${Math.round(window.requestsPerSecond)} queries/s, p50 ${window.latencyMs.p50.toFixed(1)} ms, p99 ${window.latencyMs.p99.toFixed(1)} ms, ${window.serverCpuPercent === null ? '' : `server CPU ${Math.round(window.serverCpuPercent)} %, `}${window.errors} errors`)
+            qpsSweep.push(window)
+            if (clients === options.connections) qps = window
+          }
         } finally {
           const m = sampler.stop()
           memory.searchPeakMiB = Math.max(m.peakUploadMiB ?? 0, m.peakIndexingMiB ?? 0) || null
@@ -837,15 +869,18 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
     serverLogTail = unexpectedLogs(server.logs())
     if (!server.isRunning()) notes.push('The server exited during the run.')
   } finally {
+    if (server.remote) await fetch(`${server.url}/indexes/${uid}`, { method: 'DELETE', signal: AbortSignal.timeout(30_000) }).catch(() => undefined)
     await server.stop({ keepData: true })
   }
-  const closed = diskUsage(dbPath)
+  const closed = server.remote ? { allocated: null, apparent: null, index: null } : diskUsage(dbPath)
   indexing.diskBytesAfterShutdown = closed.allocated
   indexing.diskApparentBytesAfterShutdown = closed.apparent
   indexing.indexBytesAfterShutdown = closed.index
 
   let inProcess: SearchInProcess = { ok: false, rounds: options.inProcessRounds, samples: 0, ms: null, processingMs: null, openSeconds: null, note: 'skipped: indexing failed' }
-  if (indexing.ok) {
+  if (server.remote) {
+    inProcess = { ...inProcess, note: 'skipped: a remote server (--url)' }
+  } else if (indexing.ok) {
     log('bench: search, in process (Engine.open + Engine.search) …')
     inProcess = await measureInProcess(dbPath, uid, mix, options)
     log(inProcess.ok && inProcess.ms ? ` p50 ${inProcess.ms.p50.toFixed(3)} / p95 ${inProcess.ms.p95.toFixed(3)} / p99 ${inProcess.ms.p99.toFixed(3)} ms\n` : ` ${inProcess.note}\n`)
@@ -868,7 +903,7 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
       examples: mix.slice(0, 20).map((q) => ({ ...q, hits: hitsByQuery.get(q.q) ?? null })),
       all: mix.map((q) => q.q),
     },
-    latency, qps, inProcess, memory, peers,
+    latency, qps, qpsSweep, inProcess, memory, peers,
     ...(serverCpuProfile ? { serverCpuProfile } : {}),
     ...(serverLogTail ? { serverLogTail } : {}),
     notes, totalSeconds: (performance.now() - started) / 1000,

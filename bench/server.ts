@@ -67,6 +67,8 @@ export interface BenchServer {
   logs(): string
   /** Whether the process is still running. */
   isRunning(): boolean
+  /** An already running server given with `--url` (see remoteServer). */
+  remote?: boolean
   /** SIGTERM (SIGKILL after `graceMs`), wait for the exit; remove the data directory unless `keepData`. */
   stop(options?: { keepData?: boolean; graceMs?: number }): Promise<void>
   /** SIGKILL (a crash: no graceful shutdown) and wait for the exit. Keeps the data directory. */
@@ -84,6 +86,23 @@ export interface StartOptions {
   /** Flags for node itself, before the script (e.g. `--cpu-prof`). */
   nodeArgs?: string[]
   startTimeoutMs?: number
+}
+
+/**
+ * An already running server (`--url`), as a BenchServer: the bench sees no process (pid -1: every /proc reading
+ * answers null) and no data directory (empty `dbPath`); stopping it does nothing.
+ */
+export function remoteServer(url: string): BenchServer {
+  const parsed = new URL(url)
+  if (parsed.protocol !== 'http:') throw new Error(`--url: only http:// servers can be measured, got \`${url}\``)
+  return {
+    adapter: 'uws', host: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port || 80), url: `${parsed.origin}`,
+    dbPath: '', pid: -1, remote: true,
+    logs: () => '',
+    isRunning: () => true,
+    async stop() { /* not ours to stop */ },
+    async kill9() { throw new Error('a remote server cannot be killed by the bench') },
+  }
 }
 
 export function freshDataDir(): string {

@@ -216,11 +216,11 @@ export class Engine {
    * register its task. A faulty payload is removed again and its error thrown: nothing is registered.
    */
   async addDocuments(uid: string, body: AsyncIterable<Uint8Array>, options: { method: 'replace' | 'update'; format: PayloadFormat; csvDelimiter: string; primaryKey: string | null; allowIndexCreation: boolean }): Promise<EnqueuedTask> {
-    const { name, copy } = await this.payloads.write(body)
+    const { name, copy, inline } = await this.payloads.write(body)
     const path = this.payloads.path(name)
     try {
-      // A small payload is checked here: the hop to a worker would cost more than the check.
-      const checked = await runJob(copy ? undefined : this.pool, 'validatePayload', { path, format: options.format, csvDelimiter: options.csvDelimiter })
+      // A small payload is checked here, in memory: the hop to a worker would cost more than the check.
+      const checked = await runJob(inline ? undefined : this.pool, 'validatePayload', { path, ...(inline ? { bytes: inline } : {}), format: options.format, csvDelimiter: options.csvDelimiter })
       if (!checked.ok) throw new TesseraError(checked.code, checked.message)
       const task = await this.queue.register({
         type: 'documentAdditionOrUpdate', indexUid: uid,

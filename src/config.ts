@@ -41,7 +41,7 @@ export class ConfigError extends Error {}
 const envName = (flag: string) => 'TESSERA_' + flag.toUpperCase().replace(/-/g, '_')
 
 export function helpText(): string {
-  const lines = ['Usage: tessera [options]', '', 'A search engine with a Meilisearch-compatible HTTP API.', '', 'Options:']
+  const lines = ['Usage: tessera [options]', '       tessera bench [bench options]   (the benchmark suite: tessera bench --help)', '', 'A search engine with a Meilisearch-compatible HTTP API.', '', 'Options:']
   for (const o of OPTIONS) {
     lines.push(`  --${o.flag} <${o.value}>`)
     lines.push(`      ${o.help}`)

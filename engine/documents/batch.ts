@@ -191,7 +191,7 @@ export class DocumentBatch {
     if (meta.primaryKey !== null && op.primaryKey !== null && op.primaryKey !== meta.primaryKey && op.method === 'update') {
       throw new TesseraError('index_primary_key_already_exists', `Index already has a primary key: \`${meta.primaryKey}\`.`)
     }
-    const source = { path: this.deps.payloads.path(op.payload), format: op.format, csvDelimiter: op.csvDelimiter }
+    const source = { ...this.deps.payloads.source(op.payload), format: op.format, csvDelimiter: op.csvDelimiter }
     let primaryKey = meta.primaryKey ?? op.primaryKey
     let received = 0
     const docs = this.docs(meta)

@@ -8,7 +8,7 @@
  * booleans are exactly `true`/`false` once trimmed.
  */
 import { isUtf8 } from 'node:buffer'
-import { FileWindow, lineColumnAt } from './window.js'
+import { FileWindow, lineColumnAt, type PayloadInput } from './window.js'
 
 export type CsvType = 'string' | 'number' | 'boolean'
 
@@ -376,8 +376,8 @@ export const malformedCsv = (detail: string): string => `The \`csv\` payload pro
 
 const delimiterByte = (delimiter: string): number => (delimiter === '' ? 0x2c : delimiter.charCodeAt(0) & 0xff)
 
-export async function validateCsvFile(path: string, delimiter: string, chunkSize: number, blockSize?: number): Promise<CsvValidation> {
-  const win = await FileWindow.open(path, blockSize)
+export async function validateCsvFile(input: PayloadInput, delimiter: string, chunkSize: number, blockSize?: number): Promise<CsvValidation> {
+  const win = await FileWindow.open(input, blockSize)
   try {
     const sc = new CsvScanner(delimiterByte(delimiter), chunkSize, null, false)
     let first = true

@@ -14,11 +14,10 @@
  * - nesting is limited as serde_json limits it (the 128th nested array/object: `recursion limit exceeded`), a number
  *   beyond f64 is `number out of range`, invalid UTF-8 in a string is `invalid unicode code point`.
  */
-import { stat } from 'node:fs/promises'
 import type { PayloadFormat } from '../tasks/types.js'
 import { parseCsvChunk, validateCsvFile, type CsvHeader } from './csv.js'
 import { parseJsonChunk, parseNdjsonLines, validateJsonFile } from './json-stream.js'
-import { DEFAULT_BLOCK_SIZE, readRange } from './window.js'
+import { DEFAULT_BLOCK_SIZE, inputSize, readRange } from './window.js'
 
 export type { CsvHeader } from './csv.js'
 
@@ -29,7 +28,10 @@ export type PayloadValidation =
   | { ok: false; code: 'malformed_payload' | 'missing_payload' | 'invalid_document_csv_delimiter' | string; message: string }
 
 export interface PayloadSource {
+  /** The payload file (also named in messages). */
   path: string
+  /** A small payload's bytes (files.ts keeps those in memory and in the database): read instead of the file. */
+  bytes?: Uint8Array
   format: PayloadFormat
   /** CSV only: a single ASCII character, default `,`. */
   csvDelimiter: string
@@ -51,18 +53,19 @@ export function missingPayloadMessage(format: PayloadFormat): string {
 export async function validatePayloadFile(source: PayloadSource, options: PayloadValidationOptions = {}): Promise<PayloadValidation> {
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK_SIZE)
   const blockSize = Math.max(1, options.blockSize ?? DEFAULT_BLOCK_SIZE)
-  const { size } = await stat(source.path)
+  const input = source.bytes ?? source.path
+  const size = await inputSize(input)
   if (size === 0) return { ok: false, code: 'missing_payload', message: missingPayloadMessage(source.format) }
   if (source.format === 'csv') {
-    const r = await validateCsvFile(source.path, source.csvDelimiter || ',', chunkSize, blockSize)
+    const r = await validateCsvFile(input, source.csvDelimiter || ',', chunkSize, blockSize)
     return r.ok ? r : { ok: false, code: 'malformed_payload', message: r.message }
   }
-  const r = await validateJsonFile(source.path, source.format, chunkSize, blockSize)
+  const r = await validateJsonFile(input, source.format, chunkSize, blockSize)
   return r.ok ? r : { ok: false, code: 'malformed_payload', message: r.message }
 }
 
 export async function parsePayloadChunk(source: PayloadSource & { start: number; end: number; csvHeader?: unknown }): Promise<Document[]> {
-  const bytes = await readRange(source.path, source.start, source.end)
+  const bytes = await readRange(source.bytes ?? source.path, source.start, source.end)
   return parsePayloadBytes(bytes, source)
 }
 
@@ -71,7 +74,7 @@ export async function parsePayloadChunk(source: PayloadSource & { start: number;
  * `lines[k]` is the end of document k in `bytes` (the next one starts a byte later). Null `lines` otherwise.
  */
 export async function readPayloadChunk(source: PayloadSource & { start: number; end: number; csvHeader?: unknown }): Promise<{ docs: Document[]; bytes: Buffer; lines: Uint32Array | null }> {
-  const bytes = await readRange(source.path, source.start, source.end)
+  const bytes = await readRange(source.bytes ?? source.path, source.start, source.end)
   if (source.format === 'ndjson') {
     const docs = parseNdjsonLines(bytes) as Document[] | null
     if (docs) return { docs, bytes, lines: lineEnds(bytes, docs.length) }

@@ -9,7 +9,7 @@
  */
 import { isAscii, isUtf8 } from 'node:buffer'
 import { serdeSyntaxError } from './json.js'
-import { FileWindow, lineColumnAt } from './window.js'
+import { FileWindow, lineColumnAt, type PayloadInput } from './window.js'
 
 export type JsonFormat = 'json' | 'ndjson'
 
@@ -461,8 +461,8 @@ export function malformedJson(format: JsonFormat, detail: string): string {
   return `The \`${format}\` payload provided is malformed. \`Couldn't serialize document value: ${truncateMessage(detail)}\`.`
 }
 
-export async function validateJsonFile(path: string, format: JsonFormat, chunkSize: number, blockSize?: number): Promise<JsonValidation> {
-  const win = await FileWindow.open(path, blockSize)
+export async function validateJsonFile(input: PayloadInput, format: JsonFormat, chunkSize: number, blockSize?: number): Promise<JsonValidation> {
+  const win = await FileWindow.open(input, blockSize)
   try {
     const sc = new Scanner(format, chunkSize)
     const fail = async (f: Failure): Promise<JsonValidation> => {

@@ -1,11 +1,48 @@
 /**
- * A sliding window over a payload file, read a block at a time (bounded memory): the window holds the bytes from
- * the oldest position a scanner still needs (`keepFrom`) to the last byte read. A document larger than a block
- * grows the window to hold it, nothing more.
+ * A sliding window over a payload, read a block at a time (bounded memory): the window holds the bytes from the
+ * oldest position a scanner still needs (`keepFrom`) to the last byte read. A document larger than a block grows
+ * the window to hold it, nothing more.
+ *
+ * A payload is a file (its path) or, for a small payload kept in memory and in the database (files.ts), its bytes:
+ * both are read through the same `ByteHandle`, so validation and parsing have one code path.
  */
-import { open, type FileHandle } from 'node:fs/promises'
+import { open } from 'node:fs/promises'
 
 export const DEFAULT_BLOCK_SIZE = 1 << 20
+
+/** A payload file's path, or a small payload's bytes. */
+export type PayloadInput = string | Uint8Array
+
+/** What the readers need of a file handle (a FileHandle has it; so does `memoryHandle`). */
+export interface ByteHandle {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>
+  stat(): Promise<{ size: number }>
+  close(): Promise<void>
+}
+
+/** A read-only handle over bytes in memory. */
+function memoryHandle(bytes: Uint8Array): ByteHandle {
+  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  return {
+    async read(buffer, offset, length, position) {
+      const end = Math.min(source.length, position + length)
+      return { bytesRead: position >= end ? 0 : source.copy(buffer, offset, position, end) }
+    },
+    async stat() { return { size: source.length } },
+    async close() {},
+  }
+}
+
+export function openInput(input: PayloadInput): Promise<ByteHandle> {
+  return typeof input === 'string' ? open(input, 'r') : Promise.resolve(memoryHandle(input))
+}
+
+/** The size of a payload in bytes. */
+export async function inputSize(input: PayloadInput): Promise<number> {
+  if (typeof input !== 'string') return input.byteLength
+  const fh = await openInput(input)
+  try { return (await fh.stat()).size } finally { await fh.close() }
+}
 
 export class FileWindow {
   buf: Buffer
@@ -15,12 +52,12 @@ export class FileWindow {
   len = 0
   eof = false
 
-  private constructor(readonly fh: FileHandle, readonly size: number, private readonly blockSize: number) {
+  private constructor(readonly fh: ByteHandle, readonly size: number, private readonly blockSize: number) {
     this.buf = Buffer.allocUnsafe(Math.max(16, Math.min(blockSize * 2, size + 16)))
   }
 
-  static async open(path: string, blockSize = DEFAULT_BLOCK_SIZE): Promise<FileWindow> {
-    const fh = await open(path, 'r')
+  static async open(input: PayloadInput, blockSize = DEFAULT_BLOCK_SIZE): Promise<FileWindow> {
+    const fh = await openInput(input)
     try {
       const { size } = await fh.stat()
       return new FileWindow(fh, size, Math.max(1, blockSize))
@@ -69,9 +106,10 @@ export class FileWindow {
   }
 }
 
-/** Reads `[start, end)` of a file whole (one chunk of a payload). */
-export async function readRange(path: string, start: number, end: number): Promise<Buffer> {
-  const fh = await open(path, 'r')
+/** Reads `[start, end)` of a payload whole (one chunk of it). */
+export async function readRange(input: PayloadInput, start: number, end: number): Promise<Buffer> {
+  if (typeof input !== 'string') return Buffer.from(input.buffer, input.byteOffset + start, Math.max(0, Math.min(end, input.byteLength) - start))
+  const fh = await openInput(input)
   try {
     const out = Buffer.allocUnsafe(Math.max(0, end - start))
     let got = 0
@@ -90,7 +128,7 @@ export async function readRange(path: string, start: number, end: number): Promi
  * serde_json's position of byte offset `pos` in the file: line = 1 + newlines before `pos`, column = bytes between
  * the last newline before `pos` and `pos`. Streams the file (only used to word an error).
  */
-export async function lineColumnAt(fh: FileHandle, pos: number): Promise<{ line: number; column: number }> {
+export async function lineColumnAt(fh: ByteHandle, pos: number): Promise<{ line: number; column: number }> {
   const block = Buffer.allocUnsafe(1 << 20)
   let line = 1
   let lineStart = 0

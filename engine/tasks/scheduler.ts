@@ -72,6 +72,11 @@ export function failedDetails(details: Details | null): Details | null {
   return out
 }
 
+/** See Scheduler.gather: arrivals during a batch that mean a stream, enough waiting tasks, the longest wait. */
+const GATHER_MIN_ARRIVALS = 4
+const GATHER_ENOUGH_TASKS = 1_000
+const GATHER_MAX_MS = 50
+
 export class Scheduler {
   /** Batches published so far (caches of published state compare it). */
   publishedBatches = 0
@@ -80,6 +85,8 @@ export class Scheduler {
   private stopped = false
   private current: { uids: Bitmap; abort: AbortController } | null = null
   private idle: Promise<void> = Promise.resolve()
+  /** Registrations (wakes) seen since the running batch started: tasks are streaming in. */
+  private arrivals = 0
 
   constructor(
     private readonly store: Store,
@@ -92,6 +99,7 @@ export class Scheduler {
   /** Ask for a scheduling pass soon (after the current one, if any). */
   wake(): void {
     if (this.stopped) return
+    this.arrivals++
     this.wakeRequested = true
     if (!this.running) {
       this.running = true
@@ -119,7 +127,10 @@ export class Scheduler {
         while (!this.stopped) {
           const selection = this.select()
           if (!selection) break
+          this.arrivals = 0
+          const started = performance.now()
           await this.process(selection)
+          await this.gather(performance.now() - started)
         }
       }
     } catch (err) {
@@ -127,6 +138,17 @@ export class Scheduler {
     } finally {
       this.running = false
     }
+  }
+
+  /**
+   * Autobatching under a stream of small tasks: when tasks kept arriving while the last batch ran and few are
+   * waiting, wait as long as that batch took (at most GATHER_MAX_MS) so the next batch takes more of them. A batch
+   * has a fixed cost (its commit, posting lists rewritten, the new view published): thousands of one-document
+   * tasks processed a few at a time would pay it thousands of times. A task that arrives alone is not delayed.
+   */
+  private async gather(lastBatchMs: number): Promise<void> {
+    if (this.arrivals < GATHER_MIN_ARRIVALS || this.queue.index.status('enqueued').size >= GATHER_ENOUGH_TASKS) return
+    await new Promise((resolve) => setTimeout(resolve, Math.min(GATHER_MAX_MS, lastBatchMs)))
   }
 
   private select(): Selection | null {

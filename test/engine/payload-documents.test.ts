@@ -1,4 +1,5 @@
 import t from 'tap'
+import assert from 'node:assert/strict'
 import { mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,6 +24,15 @@ async function check(format: PayloadFormat, body: string | Buffer, options?: Pay
   if (r.ok) {
     docs = []
     for (const [start, end] of r.chunks) docs.push(...(await parsePayloadChunk({ ...source, start, end, csvHeader: r.csvHeader })))
+  }
+  // A small payload is read from memory instead of its file (payload/files.ts): every case must read the same.
+  const inMemory = { ...source, bytes: Buffer.from(body) }
+  const m = await validatePayloadFile(inMemory, options)
+  assert.deepStrictEqual(m, r, 'validation from memory differs from validation from the file')
+  if (m.ok) {
+    const memDocs: unknown[] = []
+    for (const [start, end] of m.chunks) memDocs.push(...(await parsePayloadChunk({ ...inMemory, start, end, csvHeader: m.csvHeader })))
+    assert.deepStrictEqual(memDocs, docs, 'documents parsed from memory differ from those parsed from the file')
   }
   return { r, docs, path }
 }
