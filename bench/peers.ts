@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createRequire } from 'node:module'
 import type { LatencySummary } from './load.js'
 import { ROOT } from './server.js'
 
@@ -21,6 +22,8 @@ export interface PeerMeasure {
   indexSeconds: number
   docsPerSecond: number
   search: LatencySummary
+  /** Searches measured: `rounds` passes over the mix, or fewer when they took over 20 s (at least 500). */
+  samples: number
   /** Mean number of results returned (at most 20). */
   meanReturned: number
   /** Queries with no result, over the mix. */
@@ -43,6 +46,30 @@ export const PEER_NOTES: Record<PeerName, string> = {
   minisearch: 'in memory, no persistence; prefix and fuzzy matching (edit distance ≤ 20 % of the word); BM25+',
   orama: 'in memory, no persistence; typo tolerance 1; BM25',
   'sqlite-fts5': 'on disk (WAL, synchronous=NORMAL), persistent; every word must match, the last as a prefix; no typo tolerance; BM25',
+}
+
+/** The npm package each peer needs (development dependencies of Tessera). */
+const PEER_PACKAGES: Record<PeerName, string> = { flexsearch: 'flexsearch', minisearch: 'minisearch', orama: '@orama/orama', 'sqlite-fts5': 'better-sqlite3' }
+
+/**
+ * The peers whose package is installed. The peers are development dependencies: `tessera bench` from a production
+ * install runs without them (and says so) instead of failing.
+ */
+export function installedPeers(peers: readonly PeerName[]): { installed: PeerName[]; missing: PeerName[] } {
+  const require = createRequire(import.meta.url)
+  const installed: PeerName[] = []
+  const missing: PeerName[] = []
+  for (const peer of peers) {
+    try {
+      require.resolve(`${PEER_PACKAGES[peer]}/package.json`)
+      installed.push(peer)
+    } catch (err) {
+      // A package whose `exports` hide package.json is there all the same; only a package not found is missing.
+      if ((err as { code?: string }).code === 'MODULE_NOT_FOUND') missing.push(peer)
+      else installed.push(peer)
+    }
+  }
+  return { installed, missing }
 }
 
 const CHILD = join(fileURLToPath(new URL('.', import.meta.url)), 'peer-child.js')

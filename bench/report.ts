@@ -329,6 +329,10 @@ export interface SearchReport {
   search: SearchResult
   targets: SearchTarget[]
   notes: string[]
+  /** Runs of the scenario (`--repeat`); `search` holds the median of every figure, `spread` min/median/max. */
+  repeats?: number
+  spread?: unknown
+  noise?: unknown
   totalSeconds: number
 }
 
@@ -366,14 +370,14 @@ export function renderPeers(s: SearchResult): string[] {
   const lines: string[] = []
   const t = { docsPerSecond: s.indexing.docsPerSecond, p50: s.inProcess.ms?.p50 ?? null, p99: s.inProcess.ms?.p99 ?? null, peakMiB: s.memory.hwmMiB }
   const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? 'n/a' : `${num(a / b, 2)}×`)
-  lines.push('Peers, on the same documents and queries in this run (search: in process, one warm-up round then the same rounds as Tessera\'s in-process figure; each peer in its own process). Tessera ÷ peer: above 1× is better for Tessera in docs/s, below 1× in times and memory. Tessera\'s docs/s are over HTTP until `succeeded` (durable); the peers\' are in-process calls. A peer\'s peak RSS includes the parsed corpus it indexes from (in parentheses: RSS once it is loaded).', '')
-  lines.push('| Engine | Version | Docs/s | Tessera ÷ peer | Search ms p50 / p95 / p99 | Tessera ÷ peer (p50, p99) | Mean results | Zero-result queries | Peak RSS MB (corpus loaded) | Tessera ÷ peer | What it does |')
-  lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|')
-  lines.push(`| **Tessera** | | ${t.docsPerSecond === null ? 'n/a' : int(t.docsPerSecond)} | | ${s.inProcess.ms ? trio(s.inProcess.ms, 3) : 'n/a'} | | | ${s.latency ? Object.values(s.latency.zeroHits).reduce((a, b) => a + b, 0) : 'n/a'} | ${num(MB(t.peakMiB), 0)} | | over HTTP, persistent (RocksDB), typo tolerance, prefix, ranking rules |`)
+  lines.push('Peers, on the same documents and queries in this run (search: in process, one warm-up round then the same rounds as Tessera\'s in-process figure, cut short once a peer has spent 20 s and made 500 measured searches (the Searches column); each peer in its own process). Tessera ÷ peer: above 1× is better for Tessera in docs/s, below 1× in times and memory. Tessera\'s docs/s are over HTTP until `succeeded` (durable); the peers\' are in-process calls. A peer\'s peak RSS includes the parsed corpus it indexes from (in parentheses: RSS once it is loaded).', '')
+  lines.push('| Engine | Version | Docs/s | Tessera ÷ peer | Searches | Search ms p50 / p95 / p99 | Tessera ÷ peer (p50, p99) | Mean results | Zero-result queries | Peak RSS MB (corpus loaded) | Tessera ÷ peer | What it does |')
+  lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|')
+  lines.push(`| **Tessera** | | ${t.docsPerSecond === null ? 'n/a' : int(t.docsPerSecond)} | | ${int(s.inProcess.samples)} | ${s.inProcess.ms ? trio(s.inProcess.ms, 3) : 'n/a'} | | | ${s.latency ? Object.values(s.latency.zeroHits).reduce((a, b) => a + b, 0) : 'n/a'} | ${num(MB(t.peakMiB), 0)} | | over HTTP, persistent (RocksDB), typo tolerance, prefix, ranking rules |`)
   for (const run of s.peers) {
     const m = run.measure
-    if (!run.ok || !m) { lines.push(`| ${run.peer} | | FAILED: ${run.error} | | | | | | | | ${PEER_NOTES[run.peer]} |`); continue }
-    lines.push(`| ${run.peer} | ${m.version} | ${int(m.docsPerSecond)} | ${ratio(t.docsPerSecond, m.docsPerSecond)} | ${trio(m.search, 3)} | ${ratio(t.p50, m.search.p50)}, ${ratio(t.p99, m.search.p99)} | ${num(m.meanReturned, 1)} | ${m.zeroHits} | ${num(MB(m.peakMiB), 0)} (${num(MB(m.baselineMiB), 0)}) | ${ratio(t.peakMiB, m.peakMiB)} | ${PEER_NOTES[run.peer]} |`)
+    if (!run.ok || !m) { lines.push(`| ${run.peer} | | FAILED: ${run.error} | | | | | | | | | ${PEER_NOTES[run.peer]} |`); continue }
+    lines.push(`| ${run.peer} | ${m.version} | ${int(m.docsPerSecond)} | ${ratio(t.docsPerSecond, m.docsPerSecond)} | ${m.samples === undefined ? 'n/a' : int(m.samples)} | ${trio(m.search, 3)} | ${ratio(t.p50, m.search.p50)}, ${ratio(t.p99, m.search.p99)} | ${num(m.meanReturned, 1)} | ${m.zeroHits} | ${num(MB(m.peakMiB), 0)} (${num(MB(m.baselineMiB), 0)}) | ${ratio(t.peakMiB, m.peakMiB)} | ${PEER_NOTES[run.peer]} |`)
   }
   lines.push('')
   const by = (p: string) => s.peers.find((r) => r.peer === p && r.ok)?.measure
@@ -527,6 +531,9 @@ export interface FacetsReport {
   machine: BenchReport['machine']
   storage: { dataDir: string; filesystem: string }
   facets: FacetsResult
+  /** Runs of the scenario (`--repeat`); `facets` holds the median of every figure, `spread` min/median/max. */
+  repeats?: number
+  spread?: unknown
   totalSeconds: number
 }
 
@@ -535,7 +542,7 @@ export function renderFacetsMarkdown(report: FacetsReport): string {
   const lines: string[] = []
   lines.push('# Tessera filters, facets and sort benchmark (issue 5)', '')
   lines.push(`${report.date} · ${machine.cpus} × ${machine.cpuModel} · Node ${machine.node} · ${machine.platform} ${machine.release} (${machine.arch})`)
-  lines.push(`Data directory on ${report.storage.filesystem} · one fresh server (uws adapter)${f.options.quick ? ' · **--quick**' : ''}`, '')
+  lines.push(`Data directory on ${report.storage.filesystem} · one fresh server (uws adapter)${f.options.quick ? ' · **--quick**' : ''}${(report.repeats ?? 1) > 1 ? ` · every figure the median of ${report.repeats} runs (min/median/max in facets.json)` : ''}`, '')
   lines.push(`Corpus: ${int(f.documents)} generated documents (bench/facets.ts, seed ${f.options.seed}) · filterableAttributes ${f.filterable.map((a) => `\`${a}\``).join(', ')} · sortableAttributes ${f.sortable.map((a) => `\`${a}\``).join(', ')}`, '')
   const i = f.indexing
   lines.push(`Indexing: ${i.ok ? `${num(i.seconds, 2)} s, **${int(i.docsPerSecond ?? 0)} docs/s**, ${i.indexBytes === null ? 'n/a' : num(i.indexBytes / 1e6)} MB on disk` : `**FAILED**: ${i.error}`} · server peak RSS ${num(MB(f.peakRssMiB), 0)} MB · facet index built from the stored documents after a start: **${num(f.facetIndexBuildSeconds, 2)} s** (\`Engine.open\` ${num(f.openSeconds, 2)} s)`, '')

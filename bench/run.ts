@@ -40,13 +40,14 @@ import {
   type DocumentsOptions, type DocumentsRunResult,
 } from './documents.js'
 import { DEFAULT_SEARCH_OPTIONS, quickSearchOptions, runSearch, type SearchOptions } from './search.js'
-import { PEERS } from './peers.js'
+import { PEERS, installedPeers } from './peers.js'
 import { DEFAULT_FACETS_OPTIONS, facetsFailures, quickFacetsOptions, runFacets, type FacetsOptions } from './facets.js'
 import { DEFAULT_TASKS_OPTIONS, quickTasksOptions, renderTasksMarkdown, runTasks, tasksFailures, tasksSeries, type TasksOptions } from './tasks.js'
 import { DEFAULT_SWEEPS_OPTIONS, quickSweepsOptions, renderSweepsMarkdown, runSweeps, sweepsFailures, sweepsSeries, type SweepsOptions } from './sweeps.js'
 import { openTarget, type Target } from './target.js'
 import { writeReportWithCharts } from './report.js'
 import type { ChartSpec } from './charts.js'
+import { medianResult, noise, spreadOf } from './repeat.js'
 
 type RunKind = ScenarioKind | 'documents' | 'search' | 'facets' | 'tasks' | 'sweeps'
 const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'tasks', 'search', 'facets', 'sweeps'] as const
@@ -72,6 +73,8 @@ interface Options {
   facets: FacetsOptions
   tasks: TasksOptions
   sweeps: SweepsOptions
+  /** Runs of each of the search, facets, tasks and sweeps scenarios; their reports give the medians. */
+  repeat: number
   /** `--url`: an already running server for the HTTP scenarios; null: fresh servers of this build. */
   url: string | null
 }
@@ -82,7 +85,7 @@ const USAGE = `Usage: npm run bench -- [options]   (or, installed: tessera bench
   --connections N       concurrent keep-alive connections, one request in flight each (default 64)
   --max-requests N      end a window early after N successful requests (default 200000)
   --only LIST           scenarios, comma-separated: register, cancel, health, documents, tasks, search,
-                        facets, sweeps (default all)
+                        facets, sweeps (default all); \`embeddings\` is reserved for the vectors work
   --adapters LIST       HTTP adapters, comma-separated: uws, node (default both)
   --client raw|node     load generator: minimal node:net client (default) or node:http Agent
   --no-restart-check    skip the SIGKILL + restart durability check after registration scenarios
@@ -110,6 +113,9 @@ const USAGE = `Usage: npm run bench -- [options]   (or, installed: tessera bench
   --no-peers            search scenario: no peers
   --facet-docs N        facets scenario: documents of its generated corpus (default 200000)
   --facet-rounds N      facets scenario: measured passes over each case's variants (default 20)
+  --repeat N            runs of each search, facets, tasks and sweeps scenario (default 3; 1 with --quick):
+                        reports show the median of every figure, JSON also its min and max, and the
+                        run-to-run noise of the headline figures
   --url URL             run the HTTP scenarios (search, tasks, sweeps) against an already running server
                         (Tessera or any Meilisearch-compatible engine, without a master key) instead of a
                         fresh one of this build: its indexes are left alone (the bench's own have unique
@@ -134,6 +140,7 @@ function parseOptions(argv: string[]): Options {
     facets: { ...DEFAULT_FACETS_OPTIONS },
     tasks: { ...DEFAULT_TASKS_OPTIONS },
     sweeps: { ...DEFAULT_SWEEPS_OPTIONS },
+    repeat: 3,
     url: null,
   }
   const facetOverrides: Partial<FacetsOptions> = {}
@@ -175,7 +182,14 @@ function parseOptions(argv: string[]): Options {
       case 'warmup': { const v = value(); options.warmupSeconds = v === '0' ? 0 : positive(flag, v, false); break }
       case 'connections': options.connections = positive(flag, value(), true); break
       case 'max-requests': options.maxRequests = positive(flag, value(), true); break
-      case 'only': options.kinds = list(flag, value(), ALL_KINDS); onlyGiven = true; break
+      case 'only': {
+        const v = value()
+        // The slot the vectors work fills: embedding throughput (REST, hosted, local model), with generate.ts's vectors.
+        if (v.split(',').map((k) => k.trim()).includes('embeddings')) throw new UsageError('--only embeddings: the embedding throughput scenario comes with the vectors and embedders work; not available yet')
+        options.kinds = list(flag, v, ALL_KINDS)
+        onlyGiven = true
+        break
+      }
       case 'adapters': case 'adapter': options.adapters = list(flag, value(), ['uws', 'node'] as const); break
       case 'client': options.client = list(flag, value(), ['raw', 'node'] as const)[0]!; break
       case 'data-dir': options.dataDir = value(); break
@@ -188,6 +202,7 @@ function parseOptions(argv: string[]): Options {
       case 'queries': searchOverrides.queries = positive(flag, value(), true); break
       case 'rounds': { const n = positive(flag, value(), true); searchOverrides.rounds = n; searchOverrides.inProcessRounds = n; break }
       case 'search-connections': searchOverrides.connections = positive(flag, value(), true); break
+      case 'repeat': options.repeat = positive(flag, value(), true); break
       case 'qps-clients': searchOverrides.qpsClients = value().split(',').map((c) => positive(flag, c.trim(), true)); break
       case 'url': {
         const v = value()
@@ -208,6 +223,7 @@ function parseOptions(argv: string[]): Options {
     if (!given.has('duration')) options.durationSeconds = 2
     if (!given.has('warmup')) options.warmupSeconds = 0.5
     if (!given.has('docs')) options.documents.documents = 20_000
+    if (!given.has('repeat')) options.repeat = 1
     options.search = quickSearchOptions(options.search)
     options.facets = quickFacetsOptions(options.facets)
     options.tasks = quickTasksOptions(options.tasks)
@@ -218,6 +234,13 @@ function parseOptions(argv: string[]): Options {
   if (typeof dataset === 'string' && !existsSync(dataset)) throw new UsageError(`--dataset: no such file \`${dataset}\``)
   if (typeof searchOverrides.serverCpuProfDir === 'string') searchOverrides.serverCpuProfDir = resolve(searchOverrides.serverCpuProfDir)
   options.search = { ...options.search, ...searchOverrides, url: options.url }
+  // Peers not installed (a production install): left out by default, an error when asked for by name.
+  const { installed, missing } = installedPeers(options.search.peers)
+  if (missing.length > 0) {
+    if (searchOverrides.peers !== undefined) throw new UsageError(`--peers: not installed: ${missing.join(', ')} (they are development dependencies: npm install in a checkout)`)
+    process.stderr.write(`bench: peers not installed, left out: ${missing.join(', ')}\n`)
+    options.search.peers = installed
+  }
   if (options.url !== null) {
     const local = options.kinds.filter((k) => !REMOTE_KINDS.includes(k))
     if (onlyGiven && local.length > 0) throw new UsageError(`--url: ${local.join(', ')} need a server of this build (they restart it or read its process); with --url, choose among ${REMOTE_KINDS.join(', ')}`)
@@ -431,6 +454,25 @@ interface OwnScenario<R> {
   markdown(result: R): string
   failures(result: R): string[]
   charts(result: R): Record<string, ChartSpec>
+  /** The headline figures whose run-to-run spread the report states. */
+  noise: Record<string, (result: R) => number | null | undefined>
+}
+
+/** `run` `count` times, one after the other (each run starts from scratch: its own server and data). */
+async function repeatRuns<R>(name: string, count: number, run: () => Promise<R>): Promise<R[]> {
+  const runs: R[] = []
+  for (let k = 0; k < count; k++) {
+    if (count > 1) process.stderr.write(`bench: ${name}, run ${k + 1} of ${count}\n`)
+    runs.push(await run())
+  }
+  return runs
+}
+
+/** The report line that says how figures were aggregated over runs, and how noisy they were. */
+function repeatLine(runs: number, name: string, spread: ReturnType<typeof noise>): string {
+  if (runs < 2) return 'Figures of one run (`--repeat N` for medians of N runs).'
+  const worst = spread.map((s) => `${s.figure} ±${(s.spreadPercent / 2).toFixed(0)} % (${s.min.toFixed(s.median < 10 ? 2 : 0)}–${s.max.toFixed(s.median < 10 ? 2 : 0)})`).join(', ')
+  return `Every figure is the median of ${runs} runs (each run: its own fresh server and warm-up); min, median and max of every figure are in ${name}.json. Run-to-run noise (half the max − min range over the median): ${worst || 'n/a'}.`
 }
 
 /**
@@ -440,17 +482,20 @@ interface OwnScenario<R> {
 async function runOwnScenario<R>(scenario: OwnScenario<R>, options: Options, dataParent: string, common: { date: string; machine: BenchReport['machine']; filesystem: string }): Promise<{ markdown: string; failures: string[]; json: string; md: string }> {
   const started = performance.now()
   const remote = options.url === null ? null : { url: options.url, apiKey: null }
-  let result: R
+  let runs: R[]
   try {
-    result = await scenario.run((part) => openTarget(remote, dataParent, `${scenario.name}-${part}`))
+    runs = await repeatRuns(scenario.name, options.repeat, () => scenario.run((part) => openTarget(remote, dataParent, `${scenario.name}-${part}`)))
   } catch (err) {
     return { markdown: `# ${scenario.title}\n\nFAILED: ${(err as Error).message}\n`, failures: [(err as Error).message], json: '', md: '' }
   }
+  const result = medianResult(runs)
+  const spread = noise(runs, scenario.noise)
   const header = [
     `# ${scenario.title}`, '',
     `${common.date} · ${common.machine.cpus} × ${common.machine.cpuModel} · Node ${common.machine.node} · ${common.machine.platform} ${common.machine.release} (${common.machine.arch})${options.url ? ` · server ${options.url} (--url)` : ` · fresh servers of this build, data on ${common.filesystem}`}`, '',
+    repeatLine(runs.length, scenario.name, spread), '',
   ].join('\n')
-  const report = { benchmark: scenario.name, issue: 6, date: common.date, machine: common.machine, url: options.url, result, totalSeconds: (performance.now() - started) / 1000 }
+  const report = { benchmark: scenario.name, issue: 6, date: common.date, machine: common.machine, url: options.url, repeats: runs.length, result, spread: spreadOf(runs), noise: spread, runs, totalSeconds: (performance.now() - started) / 1000 }
   const written = await writeReportWithCharts(options.outDir, scenario.name, report, `${header}\n${scenario.markdown(result)}`, scenario.charts(result))
   return { markdown: written.markdown, failures: scenario.failures(result), json: written.json, md: written.md }
 }
@@ -460,6 +505,10 @@ function tasksScenario(options: Options): OwnScenario<Awaited<ReturnType<typeof 
     name: 'tasks', title: 'Tessera task throughput benchmark (issue 6)',
     run: (open) => runTasks(options.tasks, open),
     markdown: renderTasksMarkdown, failures: tasksFailures,
+    noise: {
+      'one-document tasks/s': (r) => r.oneDoc.processingTasksPerSecond,
+      'mixed tasks/s': (r) => r.mixed.tasksPerSecond,
+    },
     charts: (r) => ({ 'tasks-reindex': { title: 'Settings-driven reindex time (s)', kind: 'bar', rows: tasksSeries(r).reindex, x: { field: 'change', title: 'settings change' }, y: { field: 'seconds', title: 'seconds to succeeded' } } }),
   }
 }
@@ -469,6 +518,10 @@ function sweepsScenario(options: Options): OwnScenario<Awaited<ReturnType<typeof
     name: 'sweeps', title: 'Tessera maxTotalHits and searchCutoffMs sweeps (issue 6)',
     run: (open) => runSweeps(options.sweeps, open),
     markdown: renderSweepsMarkdown, failures: sweepsFailures,
+    noise: {
+      'indexing docs/s': (r) => r.indexing.docsPerSecond,
+      'frequent word first page p50 ms (largest maxTotalHits)': (r) => [...r.maxTotalHitsRows].reverse().find((row) => row.request === 'word-first')?.roundTripMs?.p50,
+    },
     charts: (r) => {
       const series = sweepsSeries(r)
       return {
@@ -528,7 +581,18 @@ async function main(): Promise<void> {
       const searchStarted = performance.now()
       const dbPath = mkdtempSync(join(dataParent, 'search-'))
       try {
-        const result = await runSearch(options.search, dbPath)
+        const runs = await repeatRuns('search', options.repeat, () => {
+          rmSync(dbPath, { recursive: true, force: true })
+          return runSearch(options.search, dbPath)
+        })
+        const result = medianResult(runs)
+        const searchNoise = noise(runs, {
+          'indexing docs/s': (r) => r.indexing.docsPerSecond,
+          'in-process p50 ms': (r) => r.inProcess.ms?.p50,
+          'in-process p99 ms': (r) => r.inProcess.ms?.p99,
+          [`QPS at ${options.search.connections} clients`]: (r) => r.qps?.requestsPerSecond,
+          'peak RSS MiB': (r) => r.memory.hwmMiB,
+        })
         const report: SearchReport = {
           benchmark: 'search', issue: 4, date, machine, storage: { dataDir: options.dataDir, filesystem }, search: result,
           targets: computeSearchTargets(result),
@@ -536,7 +600,9 @@ async function main(): Promise<void> {
             `The load generator runs on the same ${machine.cpus} cores as the server: QPS is a lower bound for this machine, and the round trip includes the client's own event loop.`,
             'processingTimeMs is the server\'s own figure, an integer number of ms (p50 0 means under 1 ms for at least half of the searches); the round trip and the in-process times are measured with performance.now().',
             'Peak RSS is the server process\'s VmHWM (the kernel\'s high-water mark, all threads, start-up included) at the end of the HTTP part (indexing, latency rounds and QPS window).',
+            repeatLine(runs.length, 'search', searchNoise),
           ],
+          repeats: runs.length, spread: spreadOf(runs), noise: searchNoise,
           totalSeconds: (performance.now() - searchStarted) / 1000,
         }
         search = { report, written: await writeSearchResults(options.outDir, report) }
@@ -549,8 +615,12 @@ async function main(): Promise<void> {
       const facetsStarted = performance.now()
       const dbPath = mkdtempSync(join(dataParent, 'facets-'))
       try {
-        const result = await runFacets(options.facets, dbPath)
-        facets = writeFacetsResults(options.outDir, { benchmark: 'facets', issue: 5, date, machine, storage: { dataDir: options.dataDir, filesystem }, facets: result, totalSeconds: (performance.now() - facetsStarted) / 1000 })
+        const runs = await repeatRuns('facets', options.repeat, () => {
+          rmSync(dbPath, { recursive: true, force: true })
+          return runFacets(options.facets, dbPath)
+        })
+        const result = medianResult(runs)
+        facets = writeFacetsResults(options.outDir, { benchmark: 'facets', issue: 5, date, machine, storage: { dataDir: options.dataDir, filesystem }, facets: result, repeats: runs.length, spread: spreadOf(runs), totalSeconds: (performance.now() - facetsStarted) / 1000 })
         facetsFailed = facetsFailures(result)
       } finally {
         rmSync(dbPath, { recursive: true, force: true })

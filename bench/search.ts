@@ -869,7 +869,14 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
     serverLogTail = unexpectedLogs(server.logs())
     if (!server.isRunning()) notes.push('The server exited during the run.')
   } finally {
-    if (server.remote) await fetch(`${server.url}/indexes/${uid}`, { method: 'DELETE', signal: AbortSignal.timeout(30_000) }).catch(() => undefined)
+    if (server.remote) {
+      // Deleted, and waited for: the run leaves the server as it found it (best effort if it went away).
+      try {
+        const res = await fetch(`${server.url}/indexes/${uid}`, { method: 'DELETE', signal: AbortSignal.timeout(30_000) })
+        const { taskUid } = (await res.json()) as { taskUid?: number }
+        if (res.status === 202 && typeof taskUid === 'number') await waitForTasks(server, [taskUid], documentsOptions(options))
+      } catch { /* kept */ }
+    }
     await server.stop({ keepData: true })
   }
   const closed = server.remote ? { allocated: null, apparent: null, index: null } : diskUsage(dbPath)

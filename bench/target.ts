@@ -41,7 +41,7 @@ export async function openTarget(remote: Remote | null, dataParent: string, scen
     const url = remote.url.replace(/\/+$/, '')
     const headers: Record<string, string> = remote.apiKey ? { authorization: `Bearer ${remote.apiKey}` } : {}
     const created: string[] = []
-    return {
+    const target: Target = {
       url, pid: null, remote: true, headers,
       indexUid(name) {
         const uid = `bench-${scenario}-${name}-${Date.now().toString(36)}-${++uidCounter}`.replace(/[^A-Za-z0-9_-]/g, '_')
@@ -49,11 +49,18 @@ export async function openTarget(remote: Remote | null, dataParent: string, scen
         return uid
       },
       async close() {
+        // Deleted, and waited for: the scenario leaves the server as it found it.
         for (const uid of created) {
-          await fetch(`${url}/indexes/${uid}`, { method: 'DELETE', headers, signal: AbortSignal.timeout(10_000) }).catch(() => undefined)
+          try {
+            const { status, body } = await call(target, 'DELETE', `/indexes/${uid}`, undefined, 10_000)
+            if (status === 202 && typeof body?.taskUid === 'number') await waitTask(target, body.taskUid, 60_000)
+          } catch {
+            // Best effort: a server that went away keeps the index.
+          }
         }
       },
     }
+    return target
   }
   const dbPath = mkdtempSync(join(dataParent, `${scenario}-`))
   const server = await startServer({ adapter: 'uws', ...start, dbPath })

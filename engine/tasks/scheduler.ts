@@ -75,7 +75,16 @@ export function failedDetails(details: Details | null): Details | null {
 /** See Scheduler.gather: arrivals during a batch that mean a stream, enough waiting tasks, the longest wait. */
 const GATHER_MIN_ARRIVALS = 4
 const GATHER_ENOUGH_TASKS = 1_000
-const GATHER_MAX_MS = 50
+const GATHER_MAX_MS = 100
+
+/**
+ * How long to wait before the next batch (Scheduler.gather): `arrivals` tasks registered while the last batch ran
+ * for `lastBatchMs`, `enqueued` waiting now.
+ */
+export function gatherDelayMs(arrivals: number, enqueued: number, lastBatchMs: number): number {
+  if (arrivals < GATHER_MIN_ARRIVALS || enqueued >= GATHER_ENOUGH_TASKS) return 0
+  return Math.max(0, Math.min(GATHER_MAX_MS, lastBatchMs))
+}
 
 export class Scheduler {
   /** Batches published so far (caches of published state compare it). */
@@ -147,8 +156,8 @@ export class Scheduler {
    * tasks processed a few at a time would pay it thousands of times. A task that arrives alone is not delayed.
    */
   private async gather(lastBatchMs: number): Promise<void> {
-    if (this.arrivals < GATHER_MIN_ARRIVALS || this.queue.index.status('enqueued').size >= GATHER_ENOUGH_TASKS) return
-    await new Promise((resolve) => setTimeout(resolve, Math.min(GATHER_MAX_MS, lastBatchMs)))
+    const ms = gatherDelayMs(this.arrivals, this.queue.index.status('enqueued').size, lastBatchMs)
+    if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms))
   }
 
   private select(): Selection | null {

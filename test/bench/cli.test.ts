@@ -27,3 +27,18 @@ t.test('tessera without bench still runs the service\'s CLI', async (t) => {
   t.equal(res.status, 0)
   t.match(res.stdout, /^Usage: tessera \[options\]\n {7}tessera bench \[bench options\]/)
 })
+
+t.test('the embeddings scenario is a reserved slot, refused with a clear message', async (t) => {
+  const res = spawnSync(process.execPath, [BIN, 'bench', '--only', 'search,embeddings'], { encoding: 'utf8' })
+  t.equal(res.status, 2)
+  t.match(res.stderr, /^error: --only embeddings: the embedding throughput scenario comes with the vectors and embedders work/)
+})
+
+t.test('--url is checked, and refuses scenarios that need a server of this build', async (t) => {
+  const bad = spawnSync(process.execPath, [BIN, 'bench', '--url', 'https://example.com/x'], { encoding: 'utf8' })
+  t.equal(bad.status, 2)
+  t.match(bad.stderr, /^error: --url: expected http:\/\/HOST:PORT/)
+  const local = spawnSync(process.execPath, [BIN, 'bench', '--url', 'http://127.0.0.1:9', '--only', 'search,facets'], { encoding: 'utf8' })
+  t.equal(local.status, 2)
+  t.match(local.stderr, /^error: --url: facets need a server of this build/)
+})

@@ -51,3 +51,14 @@ t.test('clears and settings', async (t) => {
   const docs = autobatch([c(1, settings()), c(2, add())], 'movies', true)
   t.equal(docs.strategy, 'stopped before task with id 2 because it is a document operation which cannot be batched with settings changes')
 })
+
+t.test('a stream of small tasks is gathered into larger batches; a lone task is not delayed', async (t) => {
+  const { gatherDelayMs } = await import('../../engine/tasks/scheduler.js')
+  t.equal(gatherDelayMs(0, 0, 30), 0, 'nothing arrived during the batch: no wait')
+  t.equal(gatherDelayMs(1, 1, 30), 0, 'one task arriving alone starts at once')
+  t.equal(gatherDelayMs(3, 3, 30), 0, 'a few tasks are no stream')
+  t.equal(gatherDelayMs(4, 4, 30), 30, 'a stream waits as long as the last batch took')
+  t.equal(gatherDelayMs(500, 200, 400), 100, 'at most 100 ms')
+  t.equal(gatherDelayMs(500, 1000, 400), 0, 'enough tasks waiting: no wait')
+  t.equal(gatherDelayMs(10, 10, 0), 0, 'an instant batch: no wait')
+})
