@@ -22,8 +22,10 @@ export interface PeerMeasure {
   indexSeconds: number
   docsPerSecond: number
   search: LatencySummary
-  /** Searches measured: `rounds` passes over the mix, or fewer when they took over 20 s (at least 500). */
+  /** Searches measured: `rounds` passes over the mix, or fewer once they took over 15 s (at least 100). */
   samples: number
+  /** Queries of the warm-up pass, which counts results: the whole mix, or fewer once it took over 15 s (≥ 100). */
+  warmupQueries: number
   /** Mean number of results returned (at most 20). */
   meanReturned: number
   /** Queries with no result, over the mix. */
