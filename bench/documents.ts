@@ -220,7 +220,7 @@ export function postPayload(server: BenchServer, path: string, contentType: stri
   return new Promise<Posted>((resolve, reject) => {
     const req = httpRequest({
       host: server.host, port: server.port, method: 'POST', path, agent: false,
-      headers: { 'content-type': contentType, 'content-length': String(length) },
+      headers: { ...server.headers, 'content-type': contentType, 'content-length': String(length) },
     })
     const timer = setTimeout(() => req.destroy(new Error(`no reply within ${timeoutMs / 1000} s`)), timeoutMs)
     req.on('error', (err) => { clearTimeout(timer); reject(err) })
@@ -242,7 +242,7 @@ export function postPayload(server: BenchServer, path: string, contentType: stri
 }
 
 export async function getJson(server: BenchServer, path: string): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(30_000) })
+  const res = await fetch(`${server.url}${path}`, { headers: server.headers ?? {}, signal: AbortSignal.timeout(30_000) })
   const text = await res.text()
   let body: unknown = text
   try { body = JSON.parse(text) } catch { /* not JSON: kept as text */ }

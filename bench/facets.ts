@@ -24,6 +24,7 @@
  *    performance.now() (the precise figure: `processingTimeMs` is whole milliseconds).
  */
 import { performance } from 'node:perf_hooks'
+import { progress } from './progress.js'
 import { generateDocuments, mulberry32 } from './corpus.js'
 import { DOCUMENTS_SERVER_ARGS, readStatus } from './documents.js'
 import { runLoad, summarize, type LatencySummary, type Reply } from './load.js'
@@ -244,16 +245,19 @@ export async function runFacets(options: FacetsOptions, dbPath: string): Promise
     const ix = result.indexing
     log(ix.ok ? ` ${ix.seconds!.toFixed(2)} s, ${Math.round(ix.docsPerSecond!)} docs/s\n` : ` FAILED: ${ix.error}\n`)
     if (ix.ok) {
+      const bar = progress(`facets, ${cases.length} cases over HTTP`, cases.length)
       for (const [i, c] of cases.entries()) {
-        log(`bench: facets, ${c.id} over HTTP …`)
+        bar.update(i, c.id)
         const hits: number[] = []
         const http = await measureHttp(server, c, options.rounds, hits)
         const r = result.cases[i]!
         r.http = http
         r.meanHits = hits.length > 0 ? hits.reduce((a, b) => a + b, 0) / hits.length : null
         r.hitsRange = hits.length > 0 ? [Math.min(...hits), Math.max(...hits)] : null
-        log(` round trip p50 ${http.clientMs.p50.toFixed(2)} / p99 ${http.clientMs.p99.toFixed(2)} ms, ${Math.round(r.meanHits ?? 0)} hits${http.error ? `; FAILED: ${http.error}` : ''}\n`)
+        bar.log(`bench: facets, ${c.id} over HTTP: round trip p50 ${http.clientMs.p50.toFixed(2)} / p99 ${http.clientMs.p99.toFixed(2)} ms, ${Math.round(r.meanHits ?? 0)} hits${http.error ? `; FAILED: ${http.error}` : ''}`)
+        bar.update(i + 1)
       }
+      bar.done()
     }
     result.peakRssMiB = (readStatus(server.pid).hwm ?? 0) / 1024 || null
     result.serverLogTail = unexpectedLogs(server.logs())

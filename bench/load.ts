@@ -47,6 +47,8 @@ export interface LoadOptions {
   ok(reply: Reply): boolean
   /** The server's pid, to report its CPU use during the measurement window. */
   serverPid?: number
+  /** Headers every request carries (e.g. authorization). */
+  headers?: Record<string, string>
 }
 
 export interface LatencySummary {
@@ -233,11 +235,11 @@ class RawConnection implements Connection {
 }
 
 /** node:http through a shared keep-alive Agent; the Agent does the connection pooling. */
-function nodeConnectionFactory(host: string, port: number, connections: number): { open(): Connection; destroy(): void } {
+function nodeConnectionFactory(host: string, port: number, connections: number, extra: Record<string, string> = {}): { open(): Connection; destroy(): void } {
   const agent = new Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections })
   const send = (spec: RequestSpec) =>
     new Promise<Reply>((resolve, reject) => {
-      const headers: Record<string, string | number> = {}
+      const headers: Record<string, string | number> = { ...extra }
       if (spec.body !== undefined) {
         headers['content-type'] = 'application/json'
         headers['content-length'] = Buffer.byteLength(spec.body)
@@ -270,8 +272,8 @@ export function summarize(latencies: number[]): LatencySummary {
 /** Run the closed loop and measure. Resolves once every connection is closed. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const { host, port, connections } = options
-  const nodeFactory = options.client === 'node' ? nodeConnectionFactory(host, port, connections) : null
-  const open = (): Connection => (nodeFactory ? nodeFactory.open() : new RawConnection(host, port))
+  const nodeFactory = options.client === 'node' ? nodeConnectionFactory(host, port, connections, options.headers) : null
+  const open = (): Connection => (nodeFactory ? nodeFactory.open() : new RawConnection(host, port, options.headers))
 
   const t0 = performance.now()
   const windowStart = t0 + options.warmupMs

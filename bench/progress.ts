@@ -5,6 +5,8 @@
 export interface Progress {
   /** Set the completed amount (out of the bar's total). */
   update(completed: number, detail?: string): void
+  /** Print a line of its own (above the bar on a terminal, which is then redrawn). */
+  log(line: string): void
   /** End the bar with a one-line result. */
   done(result?: string): void
 }
@@ -17,6 +19,7 @@ export function progress(label: string, total: number, stream: NodeJS.WriteStrea
   let lastDraw = 0
   let lastQuarter = -1
   let ended = false
+  let last = { completed: 0, detail: undefined as string | undefined }
   const line = (completed: number, detail?: string) => {
     const fraction = total > 0 ? Math.min(1, Math.max(0, completed / total)) : 0
     const filled = Math.round(fraction * WIDTH)
@@ -26,6 +29,7 @@ export function progress(label: string, total: number, stream: NodeJS.WriteStrea
   return {
     update(completed, detail) {
       if (ended) return
+      last = { completed, detail }
       if (tty) {
         const now = performance.now()
         if (now - lastDraw < 100 && completed < total) return
@@ -38,6 +42,10 @@ export function progress(label: string, total: number, stream: NodeJS.WriteStrea
         lastQuarter = quarter
         stream.write(line(completed, detail) + '\n')
       }
+    },
+    log(text) {
+      if (!tty || ended) { stream.write(text + '\n'); return }
+      stream.write(`\r${text}\x1b[K\n${line(last.completed, last.detail)}`)
     },
     done(result) {
       if (ended) return

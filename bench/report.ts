@@ -1,5 +1,7 @@
 /** Benchmark results: the JSON document and its Markdown rendering, written under bench/results/. */
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { PACKAGE_ROOT, VERSION } from '../src/version.js'
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os'
 import { join } from 'node:path'
 import type { ClientKind, LatencySummary, LoadResult } from './load.js'
@@ -83,6 +85,10 @@ export interface BenchReport {
     node: string
     totalMemoryGiB: number
     loadAverageAtStart: number[]
+    /** Tessera's package version, and the git commit of the checkout (null outside one; `dirty` with local changes). */
+    tessera?: string
+    gitCommit?: string | null
+    gitDirty?: boolean | null
   }
   storage: {
     dataDir: string
@@ -124,6 +130,24 @@ export function machineInfo(): BenchReport['machine'] {
     node: process.version,
     totalMemoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     loadAverageAtStart: loadavg().map((l) => Math.round(l * 100) / 100),
+    tessera: VERSION.pkgVersion,
+    ...gitState(),
+  }
+}
+
+/** ` · Tessera 0.1.0 @ abc1234` (`+` with local changes), for report headers. */
+export function versionTag(machine: BenchReport['machine']): string {
+  if (!machine.tessera) return ''
+  return ` · Tessera ${machine.tessera}${machine.gitCommit ? ` @ ${machine.gitCommit.slice(0, 7)}${machine.gitDirty ? '+' : ''}` : ''}`
+}
+
+/** The checkout's commit and whether it has local changes (nulls without git or outside a checkout). */
+function gitState(): { gitCommit: string | null; gitDirty: boolean | null } {
+  const git = (args: string[]) => execFileSync('git', args, { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim()
+  try {
+    return { gitCommit: git(['rev-parse', 'HEAD']), gitDirty: git(['status', '--porcelain', '--untracked-files=no']).length > 0 }
+  } catch {
+    return { gitCommit: null, gitDirty: null }
   }
 }
 
@@ -160,7 +184,7 @@ export function renderMarkdown(report: BenchReport): string {
   const { machine, settings, storage } = report
   const lines: string[] = []
   lines.push('# Tessera foundation benchmark (issue 2)', '')
-  lines.push(`${report.date} · ${machine.cpus} × ${machine.cpuModel} · Node ${machine.node} · ${machine.platform} ${machine.release} (${machine.arch})`)
+  lines.push(`${report.date} · ${machine.cpus} × ${machine.cpuModel} · Node ${machine.node} · ${machine.platform} ${machine.release} (${machine.arch})${versionTag(machine)}`)
   if (report.scenarios.length > 0) lines.push(`${settings.connections} concurrent keep-alive connections (one request in flight each, ${settings.client} client) · warm-up ${settings.warmupSeconds} s · window ${settings.durationSeconds} s or ${int(settings.maxRequests)} successful requests, whichever comes first · one fresh server process and data directory per row`)
   const probe = storage.fsyncProbe
   lines.push(`Data directories on ${storage.filesystem} (${storage.dataDir})${probe ? ` · append + fdatasync there: p50 ${ms(probe.p50Ms)} ms, p99 ${ms(probe.p99Ms)} ms (${probe.count} samples)` : ''}`, '')
@@ -402,7 +426,7 @@ export function renderSearchMarkdown(report: SearchReport): string {
   const o = s.options
   const lines: string[] = []
   lines.push('# Tessera search benchmark (issue 4)', '')
-  lines.push(`${report.date} · ${machine.cpus} × ${machine.cpuModel} · Node ${machine.node} · ${machine.platform} ${machine.release} (${machine.arch})`)
+  lines.push(`${report.date} · ${machine.cpus} × ${machine.cpuModel} · Node ${machine.node} · ${machine.platform} ${machine.release} (${machine.arch})${versionTag(machine)}`)
   lines.push(`Data directory on ${report.storage.filesystem} (${report.storage.dataDir}) · one fresh server (uws adapter, \`${s.serverArgs.join(' ')}\`)${o.quick ? ' · **--quick**' : ''}`, '')
   const d = s.dataset
   lines.push(`Dataset: **${d.name}**${d.path ? ` (\`${d.path}\`, ${d.format}${d.gzip ? ', gzip' : ''}${d.idsAdded ? ', `id` = row number' : ''})` : ' (corpus.ts, seeded)'} · ${int(d.documents)} documents · fields ${d.fields.map((f) => `\`${f}\``).join(', ')} · searchableAttributes ${d.searchableAttributes.map((f) => `\`${f}\``).join(', ')}`, '')
@@ -543,7 +567,7 @@ export function renderFacetsMarkdown(report: FacetsReport): string {
   const { machine, facets: f } = report
   const lines: string[] = []
   lines.push('# Tessera filters, facets and sort benchmark (issue 5)', '')
-  lines.push(`${report.date} · ${machine.cpus} × ${machine.cpuModel} · Node ${machine.node} · ${machine.platform} ${machine.release} (${machine.arch})`)
+  lines.push(`${report.date} · ${machine.cpus} × ${machine.cpuModel} · Node ${machine.node} · ${machine.platform} ${machine.release} (${machine.arch})${versionTag(machine)}`)
   lines.push(`Data directory on ${report.storage.filesystem} · one fresh server (uws adapter)${f.options.quick ? ' · **--quick**' : ''}${(report.repeats ?? 1) > 1 ? ` · every figure the median of ${report.repeats} runs (min/median/max in facets.json)` : ''}`, '')
   lines.push(`Corpus: ${int(f.documents)} generated documents (bench/facets.ts, seed ${f.options.seed}) · filterableAttributes ${f.filterable.map((a) => `\`${a}\``).join(', ')} · sortableAttributes ${f.sortable.map((a) => `\`${a}\``).join(', ')}`, '')
   const i = f.indexing

@@ -45,7 +45,8 @@ import { DEFAULT_FACETS_OPTIONS, facetsFailures, quickFacetsOptions, runFacets, 
 import { DEFAULT_TASKS_OPTIONS, quickTasksOptions, renderTasksMarkdown, runTasks, tasksFailures, tasksSeries, type TasksOptions } from './tasks.js'
 import { DEFAULT_SWEEPS_OPTIONS, quickSweepsOptions, renderSweepsMarkdown, runSweeps, sweepsFailures, sweepsSeries, type SweepsOptions } from './sweeps.js'
 import { openTarget, type Target } from './target.js'
-import { writeReportWithCharts } from './report.js'
+import { progress } from './progress.js'
+import { versionTag, writeReportWithCharts } from './report.js'
 import type { ChartSpec } from './charts.js'
 import { medianResult, noise, spreadOf } from './repeat.js'
 
@@ -77,6 +78,8 @@ interface Options {
   repeat: number
   /** `--url`: an already running server for the HTTP scenarios; null: fresh servers of this build. */
   url: string | null
+  /** `--api-key`: the key that server wants. */
+  apiKey: string | null
 }
 
 const USAGE = `Usage: npm run bench -- [options]   (or, installed: tessera bench [options])
@@ -117,7 +120,7 @@ const USAGE = `Usage: npm run bench -- [options]   (or, installed: tessera bench
                         reports show the median of every figure, JSON also its min and max, and the
                         run-to-run noise of the headline figures
   --url URL             run the HTTP scenarios (search, tasks, sweeps) against an already running server
-                        (Tessera or any Meilisearch-compatible engine, without a master key) instead of a
+                        (Tessera or any Meilisearch-compatible engine; --api-key KEY for one with a key) instead of a
                         fresh one of this build: its indexes are left alone (the bench's own have unique
                         uids and are deleted afterwards); process, memory and disk figures are not measured`
 
@@ -142,6 +145,7 @@ function parseOptions(argv: string[]): Options {
     sweeps: { ...DEFAULT_SWEEPS_OPTIONS },
     repeat: 3,
     url: null,
+    apiKey: null,
   }
   const facetOverrides: Partial<FacetsOptions> = {}
   // Explicit search flags apply after --quick, whatever their order.
@@ -204,6 +208,7 @@ function parseOptions(argv: string[]): Options {
       case 'search-connections': searchOverrides.connections = positive(flag, value(), true); break
       case 'repeat': options.repeat = positive(flag, value(), true); break
       case 'qps-clients': searchOverrides.qpsClients = value().split(',').map((c) => positive(flag, c.trim(), true)); break
+      case 'api-key': options.apiKey = value(); break
       case 'url': {
         const v = value()
         if (!/^http:\/\/[^/]+\/?$/.test(v)) throw new UsageError(`--url: expected http://HOST:PORT, got \`${v}\``)
@@ -233,7 +238,8 @@ function parseOptions(argv: string[]): Options {
   const dataset = searchOverrides.dataset
   if (typeof dataset === 'string' && !existsSync(dataset)) throw new UsageError(`--dataset: no such file \`${dataset}\``)
   if (typeof searchOverrides.serverCpuProfDir === 'string') searchOverrides.serverCpuProfDir = resolve(searchOverrides.serverCpuProfDir)
-  options.search = { ...options.search, ...searchOverrides, url: options.url }
+  if (options.apiKey !== null && options.url === null) throw new UsageError('--api-key goes with --url (a server of this build runs without a key)')
+  options.search = { ...options.search, ...searchOverrides, url: options.url, apiKey: options.apiKey }
   // Peers not installed (a production install): left out by default, an error when asked for by name.
   const { installed, missing } = installedPeers(options.search.peers)
   if (missing.length > 0) {
@@ -418,9 +424,11 @@ async function runDocumentsScenario(options: Options, dataParent: string, quiet:
   const started = performance.now()
   const runs: DocumentsRunResult[] = []
   const adapter: Adapter = 'uws'
-  for (const kind of documentsRunKinds(options.documents)) {
+  const kinds = documentsRunKinds(options.documents)
+  const bar = progress(`documents, ${kinds.length} payload runs`, kinds.length)
+  for (const [k, kind] of kinds.entries()) {
     await quiet.wait()
-    process.stderr.write(`bench: documents, ${DOCUMENTS_RUN_TITLES[kind]} …`)
+    bar.update(k, DOCUMENTS_RUN_TITLES[kind])
     const dbPath = mkdtempSync(join(dataParent, `documents-${kind}-`))
     const server = await startServer({ adapter, dbPath, args: DOCUMENTS_SERVER_ARGS })
     let result: DocumentsRunResult
@@ -435,14 +443,17 @@ async function runDocumentsScenario(options: Options, dataParent: string, quiet:
     }
     const r = result
     const f = (n: number | null, d = 1) => (n === null ? 'n/a' : n.toFixed(d))
+    const title = `bench: documents, ${DOCUMENTS_RUN_TITLES[kind]}:`
     if (r.ok) {
-      process.stderr.write(` ${(r.bytes / 1e6).toFixed(1)} MB accepted in ${f(r.acceptSeconds, 2)} s (${f(r.acceptMBps)} MB/s), indexed in ${f(r.indexSeconds, 2)} s (${Math.round(r.indexDocsPerSecond ?? 0)} docs/s), end to end ${Math.round(r.endToEndDocsPerSecond ?? 0)} docs/s, peak RSS ${f(r.memory.hwmMiB)} MiB\n`)
+      bar.log(`${title} ${(r.bytes / 1e6).toFixed(1)} MB accepted in ${f(r.acceptSeconds, 2)} s (${f(r.acceptMBps)} MB/s), indexed in ${f(r.indexSeconds, 2)} s (${Math.round(r.indexDocsPerSecond ?? 0)} docs/s), end to end ${Math.round(r.endToEndDocsPerSecond ?? 0)} docs/s, peak RSS ${f(r.memory.hwmMiB)} MiB`)
     } else {
-      process.stderr.write(` FAILED: ${r.error}\n`)
-      if (r.serverLogTail) process.stderr.write(`bench: server log tail:\n${r.serverLogTail}\n`)
+      bar.log(`${title} FAILED: ${r.error}`)
+      if (r.serverLogTail) bar.log(`bench: server log tail:\n${r.serverLogTail}`)
     }
+    bar.update(k + 1)
     runs.push(result)
   }
+  bar.done()
   return { adapter, serverArgs: DOCUMENTS_SERVER_ARGS, options: options.documents, runs, totalSeconds: (performance.now() - started) / 1000 }
 }
 
@@ -481,7 +492,7 @@ function repeatLine(runs: number, name: string, spread: ReturnType<typeof noise>
  */
 async function runOwnScenario<R>(scenario: OwnScenario<R>, options: Options, dataParent: string, common: { date: string; machine: BenchReport['machine']; filesystem: string }): Promise<{ markdown: string; failures: string[]; json: string; md: string }> {
   const started = performance.now()
-  const remote = options.url === null ? null : { url: options.url, apiKey: null }
+  const remote = options.url === null ? null : { url: options.url, apiKey: options.apiKey }
   let runs: R[]
   try {
     runs = await repeatRuns(scenario.name, options.repeat, () => scenario.run((part) => openTarget(remote, dataParent, `${scenario.name}-${part}`)))
@@ -492,7 +503,7 @@ async function runOwnScenario<R>(scenario: OwnScenario<R>, options: Options, dat
   const spread = noise(runs, scenario.noise)
   const header = [
     `# ${scenario.title}`, '',
-    `${common.date} · ${common.machine.cpus} × ${common.machine.cpuModel} · Node ${common.machine.node} · ${common.machine.platform} ${common.machine.release} (${common.machine.arch})${options.url ? ` · server ${options.url} (--url)` : ` · fresh servers of this build, data on ${common.filesystem}`}`, '',
+    `${common.date} · ${common.machine.cpus} × ${common.machine.cpuModel} · Node ${common.machine.node} · ${common.machine.platform} ${common.machine.release} (${common.machine.arch})${versionTag(common.machine)}${options.url ? ` · server ${options.url} (--url)` : ` · fresh servers of this build, data on ${common.filesystem}`}`, '',
     repeatLine(runs.length, scenario.name, spread), '',
   ].join('\n')
   const report = { benchmark: scenario.name, issue: 6, date: common.date, machine: common.machine, url: options.url, repeats: runs.length, result, spread: spreadOf(runs), noise: spread, runs, totalSeconds: (performance.now() - started) / 1000 }
@@ -564,10 +575,18 @@ async function main(): Promise<void> {
     for (const kind of LOAD_KINDS.filter((k) => options.kinds.includes(k))) {
       for (const adapter of options.adapters) {
         await quiet.wait()
-        process.stderr.write(`bench: ${SCENARIO_TITLES[kind]} on ${adapter} …`)
-        const result = await runScenario(kind, adapter, options, dataParent)
+        const windowSeconds = options.warmupSeconds + options.durationSeconds
+        const bar = progress(`${SCENARIO_TITLES[kind]} on ${adapter}`, windowSeconds)
+        const t = performance.now()
+        const timer = setInterval(() => bar.update((performance.now() - t) / 1000), 250)
+        let result: ScenarioResult
+        try {
+          result = await runScenario(kind, adapter, options, dataParent)
+        } finally {
+          clearInterval(timer)
+        }
         const l = result.load
-        process.stderr.write(` ${Math.round(l.requestsPerSecond)} req/s, p99 ${l.latencyMs.p99.toFixed(1)} ms, ${l.errors} errors${result.durability ? `, durability ${result.durability.consistent ? 'ok' : 'INCONSISTENT'}` : ''}\n`)
+        bar.done(`${Math.round(l.requestsPerSecond)} req/s, p99 ${l.latencyMs.p99.toFixed(1)} ms, ${l.errors} errors${result.durability ? `, durability ${result.durability.consistent ? 'ok' : 'INCONSISTENT'}` : ''}`)
         scenarios.push(result)
       }
     }

@@ -70,6 +70,8 @@ export interface SearchOptions {
   peers: PeerName[]
   /** An already running server to measure over HTTP (`--url`); null: a fresh server of this build. */
   url: string | null
+  /** Its API key (`--api-key`), sent as `Authorization: Bearer …`. */
+  apiKey: string | null
   quick: boolean
 }
 
@@ -92,6 +94,7 @@ export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   serverCpuProfDir: null,
   peers: [...PEERS],
   url: null,
+  apiKey: null,
   quick: false,
 }
 
@@ -536,7 +539,7 @@ const mib = (kib: number | null) => (kib === null ? null : kib / 1024)
 
 /** Send a request that registers a task, and wait for the task to succeed (thrown otherwise). */
 export async function expectTask(server: BenchServer, method: string, path: string, body: unknown, options: DocumentsOptions): Promise<void> {
-  const res = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) })
+  const res = await fetch(`${server.url}${path}`, { method, headers: { ...server.headers, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) })
   const text = await res.text()
   if (res.status !== 202) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`)
   const { taskUid } = JSON.parse(text) as { taskUid: number }
@@ -637,15 +640,16 @@ const KINDS: QueryKind[] = ['plain', 'typo', 'prefix']
 const byKind = <T>(f: (k: QueryKind) => T): Record<QueryKind, T> => ({ plain: f('plain'), typo: f('typo'), prefix: f('prefix') })
 
 /** Warm-up (every query once) then `rounds` × every query, one keep-alive connection, in order. */
-async function measureLatency(server: BenchServer, uid: string, mix: BenchQuery[], bodies: string[], options: SearchOptions, hitsByQuery: Map<string, number>): Promise<SearchLatency> {
+async function measureLatency(server: BenchServer, uid: string, mix: BenchQuery[], bodies: string[], options: SearchOptions, hitsByQuery: Map<string, number>, tick: () => void = () => {}): Promise<SearchLatency> {
   const path = `/indexes/${uid}/search`
   const errorKinds: Record<string, number> = {}
   const returned: number[] = []
   const replyBytes: number[] = []
   const warm = await runLoad({
-    host: server.host, port: server.port, connections: 1, warmupMs: 0, durationMs: 3_600_000, maxRequests: mix.length, client: 'raw',
+    host: server.host, port: server.port, headers: server.headers, connections: 1, warmupMs: 0, durationMs: 3_600_000, maxRequests: mix.length, client: 'raw',
     request: (seq) => ({ method: 'POST', path, body: bodies[seq % bodies.length]! }),
     ok: (reply: Reply) => {
+      tick()
       if (reply.status !== 200) return false
       const p = parseReply(reply.body)
       if (p.query !== null && p.hits !== null) hitsByQuery.set(p.query, p.hits)
@@ -660,9 +664,10 @@ async function measureLatency(server: BenchServer, uid: string, mix: BenchQuery[
   const processing: number[] = []
   const perQuery = new Map<string, number[]>()
   const rounds = await runLoad({
-    host: server.host, port: server.port, connections: 1, warmupMs: 0, durationMs: 3_600_000, maxRequests: mix.length * options.rounds, client: 'raw',
+    host: server.host, port: server.port, headers: server.headers, connections: 1, warmupMs: 0, durationMs: 3_600_000, maxRequests: mix.length * options.rounds, client: 'raw',
     request: (seq) => ({ method: 'POST', path, body: bodies[seq % bodies.length]! }),
     ok: (reply: Reply) => {
+      tick()
       if (reply.status !== 200) return false
       const p = parseReply(reply.body)
       if (p.processingTimeMs !== null) {
@@ -796,7 +801,7 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
   // --cpu-prof is not allowed in NODE_OPTIONS: a node flag. Worker threads write their own profiles too.
   const nodeArgs = options.serverCpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.serverCpuProfDir}`] : []
   const serverCpuProfile = options.serverCpuProfDir ?? undefined
-  const server = options.url === null ? await startServer({ adapter: 'uws', dbPath, args: DOCUMENTS_SERVER_ARGS, nodeArgs }) : remoteServer(options.url)
+  const server = options.url === null ? await startServer({ adapter: 'uws', dbPath, args: DOCUMENTS_SERVER_ARGS, nodeArgs }) : remoteServer(options.url, options.apiKey)
   if (server.remote) notes.push(`Measured over HTTP on ${options.url} (--url): the bench sees neither its process (no CPU or memory figures) nor its data directory (no size on disk, no in-process figures); index \`${uid}\` was deleted afterwards.`)
   const hitsByQuery = new Map<string, number>()
   let indexing = notIndexed(options.sampleMs, 'not run')
@@ -826,7 +831,7 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
     }
 
     if (indexing.ok) {
-      const probe = await fetch(`${server.url}/indexes/${uid}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[0], signal: AbortSignal.timeout(60_000) })
+      const probe = await fetch(`${server.url}/indexes/${uid}/search`, { method: 'POST', headers: { ...server.headers, 'content-type': 'application/json' }, body: bodies[0], signal: AbortSignal.timeout(60_000) })
       const probeText = await probe.text()
       if (probe.status !== 200) {
         notes.push(`HTTP search skipped: POST /indexes/${uid}/search answered ${probe.status}${probeText ? `: ${probeText.slice(0, 300)}` : ' with an empty body (no search route yet)'}.`)
@@ -835,9 +840,10 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
         const sampler = new RssSampler(server.pid, options.sampleMs)
         sampler.start()
         try {
-          log(`bench: search, ${mix.length} queries: warm-up + ${options.rounds} rounds, one client …`)
-          latency = await measureLatency(server, uid, mix, bodies, options, hitsByQuery)
-          log(` processingTimeMs p50 ${latency.serverMs.p50} / p95 ${latency.serverMs.p95} / p99 ${latency.serverMs.p99}; round trip p50 ${latency.clientMs.p50.toFixed(2)} / p95 ${latency.clientMs.p95.toFixed(2)} / p99 ${latency.clientMs.p99.toFixed(2)} ms${latency.error ? `; ${latency.error}` : ''}\n`)
+          const bar = progress(`search, ${mix.length} queries: warm-up + ${options.rounds} rounds, one client`, mix.length * (options.rounds + 1))
+          let replies = 0
+          latency = await measureLatency(server, uid, mix, bodies, options, hitsByQuery, () => bar.update(++replies))
+          bar.done(`processingTimeMs p50 ${latency.serverMs.p50} / p95 ${latency.serverMs.p95} / p99 ${latency.serverMs.p99}; round trip p50 ${latency.clientMs.p50.toFixed(2)} / p95 ${latency.clientMs.p95.toFixed(2)} / p99 ${latency.clientMs.p99.toFixed(2)} ms${latency.error ? `; ${latency.error}` : ''}`)
           for (const clients of qpsClientCounts(options)) {
             const bar = progress(`search, QPS with ${clients} client${clients === 1 ? '' : 's'}`, options.qpsWarmupSeconds + options.qpsSeconds)
             const t = performance.now()
@@ -845,7 +851,7 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
             let window: LoadResult
             try {
               window = await runLoad({
-                host: server.host, port: server.port, connections: clients,
+                host: server.host, port: server.port, headers: server.headers, connections: clients,
                 warmupMs: options.qpsWarmupSeconds * 1000, durationMs: options.qpsSeconds * 1000, maxRequests: 100_000_000, client: 'raw',
                 request: (seq) => ({ method: 'POST', path: `/indexes/${uid}/search`, body: bodies[seq % bodies.length]! }),
                 ok: (reply: Reply) => reply.status === 200,
@@ -872,7 +878,7 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
     if (server.remote) {
       // Deleted, and waited for: the run leaves the server as it found it (best effort if it went away).
       try {
-        const res = await fetch(`${server.url}/indexes/${uid}`, { method: 'DELETE', signal: AbortSignal.timeout(30_000) })
+        const res = await fetch(`${server.url}/indexes/${uid}`, { method: 'DELETE', headers: server.headers ?? {}, signal: AbortSignal.timeout(30_000) })
         const { taskUid } = (await res.json()) as { taskUid?: number }
         if (res.status === 202 && typeof taskUid === 'number') await waitForTasks(server, [taskUid], documentsOptions(options))
       } catch { /* kept */ }

@@ -69,6 +69,8 @@ export interface BenchServer {
   isRunning(): boolean
   /** An already running server given with `--url` (see remoteServer). */
   remote?: boolean
+  /** Headers every request carries (`--api-key`: authorization). */
+  headers?: Record<string, string>
   /** SIGTERM (SIGKILL after `graceMs`), wait for the exit; remove the data directory unless `keepData`. */
   stop(options?: { keepData?: boolean; graceMs?: number }): Promise<void>
   /** SIGKILL (a crash: no graceful shutdown) and wait for the exit. Keeps the data directory. */
@@ -92,12 +94,12 @@ export interface StartOptions {
  * An already running server (`--url`), as a BenchServer: the bench sees no process (pid -1: every /proc reading
  * answers null) and no data directory (empty `dbPath`); stopping it does nothing.
  */
-export function remoteServer(url: string): BenchServer {
+export function remoteServer(url: string, apiKey: string | null = null): BenchServer {
   const parsed = new URL(url)
   if (parsed.protocol !== 'http:') throw new Error(`--url: only http:// servers can be measured, got \`${url}\``)
   return {
     adapter: 'uws', host: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port || 80), url: `${parsed.origin}`,
-    dbPath: '', pid: -1, remote: true,
+    dbPath: '', pid: -1, remote: true, headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
     logs: () => '',
     isRunning: () => true,
     async stop() { /* not ours to stop */ },

@@ -28,7 +28,7 @@ interface OptionSpec {
 export const OPTIONS: OptionSpec[] = [
   { flag: 'db-path', value: 'PATH', default: './data.ms', help: 'Directory of the database (RocksDB).' },
   { flag: 'http-addr', value: 'HOST:PORT', default: '127.0.0.1:7700', help: 'Address to listen on. Port 0 picks a free port.' },
-  { flag: 'master-key', value: 'KEY', default: '', help: 'Master key. Without one, every route is open (development only).' },
+  { flag: 'master-key', value: 'KEY', default: '', help: 'Master key, stored for API keys (not enforced yet: every route is open; a warning says so at start).' },
   { flag: 'env', value: 'development|production', default: 'development', help: 'Production requires a master key of at least 16 bytes.' },
   { flag: 'max-indexing-threads', value: 'N', default: 'number of cores', help: 'Threads of the worker pool (parsing, indexing, embedding).' },
   { flag: 'http-payload-size-limit', value: 'SIZE', default: '100 MB', help: 'Largest accepted request body, e.g. 100MB, 1 GiB, 5000000.' },

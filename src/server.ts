@@ -29,6 +29,9 @@ export function chooseAdapter(wanted: 'uws' | 'node', log: Logger): HttpAdapter 
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   if (config.masterKey === null && config.env === 'development') {
     log.warn('no master key is set: every route is open (use --master-key in production)')
+  } else if (config.masterKey !== null) {
+    // API keys and their enforcement come with the keys work: until then a key protects nothing, and says so.
+    log.warn('the master key is stored but not enforced yet: every route is open (API keys are not implemented)')
   }
   const pool = createWorkerPool(config.maxIndexingThreads)
   const engine = await Engine.open({ path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), batchDelayMs: config.testBatchDelayMs })

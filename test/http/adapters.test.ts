@@ -173,3 +173,9 @@ t.test('SIGTERM shuts down gracefully and a restart sees the same state', async 
     t.equal(await second.stop(), 0)
   }
 })
+
+t.test('a master key is stored but not enforced yet, and the start-up log says so', async (t) => {
+  const server = await serverFor(t, { args: ['--master-key', 'a-master-key-of-16-bytes'] })
+  t.equal((await call(`${server.url}/indexes`)).status, 200, 'routes are open')
+  t.match(server.logs(), /WARN {2}the master key is stored but not enforced yet: every route is open \(API keys are not implemented\)/)
+})
