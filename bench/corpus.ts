@@ -72,6 +72,25 @@ export function mulberry32(seed: number): () => number {
   }
 }
 
+/** A Zipf(s) sampler over `n` ranks (0 = the most frequent), by inverse CDF. */
+export function zipf(n: number, s: number, rand: () => number): () => number {
+  const cdf = new Float64Array(n)
+  let sum = 0
+  for (let k = 0; k < n; k++) cdf[k] = sum += 1 / (k + 1) ** s
+  for (let k = 0; k < n; k++) cdf[k]! /= sum
+  return () => {
+    const u = rand()
+    let lo = 0
+    let hi = n - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (cdf[mid]! < u) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+}
+
 /** The documents with ids `0 .. count-1`, always the same for the same seed. */
 export function* generateDocuments(count: number, seed = DEFAULT_SEED): Generator<BenchDocument> {
   const rand = mulberry32(seed)

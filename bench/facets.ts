@@ -25,7 +25,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import { progress } from './progress.js'
-import { generateDocuments, mulberry32 } from './corpus.js'
+import { generateDocuments, mulberry32, zipf } from './corpus.js'
 import { DOCUMENTS_SERVER_ARGS, readStatus } from './documents.js'
 import { runLoad, summarize, type LatencySummary, type Reply } from './load.js'
 import { startServer } from './server.js'
@@ -57,25 +57,6 @@ export const SORTABLE_ATTRIBUTES = ['price', 'rating', 'year']
 
 const COLORS = ['red', 'blue', 'green', 'black', 'white', 'grey', 'yellow', 'orange', 'purple', 'pink', 'brown', 'navy', 'teal', 'olive', 'maroon', 'silver']
 const COUNTRIES = Array.from({ length: 60 }, (_, i) => (i === 0 ? 'US' : i === 1 ? 'DE' : i === 2 ? 'FR' : `C${String(i).padStart(2, '0')}`))
-
-/** A Zipf(s) sampler over `n` ranks (0 = the most frequent), by inverse CDF. */
-function zipf(n: number, s: number, rand: () => number): () => number {
-  const cdf = new Float64Array(n)
-  let sum = 0
-  for (let k = 0; k < n; k++) cdf[k] = sum += 1 / (k + 1) ** s
-  for (let k = 0; k < n; k++) cdf[k]! /= sum
-  return () => {
-    const u = rand()
-    let lo = 0
-    let hi = n - 1
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (cdf[mid]! < u) lo = mid + 1
-      else hi = mid
-    }
-    return lo
-  }
-}
 
 /** The corpus: the same documents for the same count and seed. */
 export function* generateFacetDocuments(count: number, seed: number): Generator<Record<string, unknown>> {

@@ -21,7 +21,7 @@
  *   noise, so nearest neighbours share a category more often than chance. Vectors come from their own random
  *   stream: the other fields are the same with or without them.
  */
-import { mulberry32 } from './corpus.js'
+import { mulberry32, zipf } from './corpus.js'
 
 export interface GenerateOptions {
   count: number
@@ -64,25 +64,6 @@ const COUNTRIES = [
   'AR', 'CL', 'CO', 'PE', 'IL', 'AE', 'SA', 'EG', 'MA', 'NG', 'KE', 'UA', 'RO', 'HU', 'GR', 'BG', 'HR', 'SK',
   'SI', 'LT', 'LV', 'EE', 'IS', 'LU',
 ]
-
-/** A Zipf(s) sampler over `n` ranks (0 = the most frequent), by inverse CDF. */
-function zipf(n: number, s: number, rand: () => number): () => number {
-  const cdf = new Float64Array(n)
-  let sum = 0
-  for (let k = 0; k < n; k++) cdf[k] = sum += 1 / (k + 1) ** s
-  for (let k = 0; k < n; k++) cdf[k]! /= sum
-  return () => {
-    const u = rand()
-    let lo = 0
-    let hi = n - 1
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (cdf[mid]! < u) lo = mid + 1
-      else hi = mid
-    }
-    return lo
-  }
-}
 
 /** A standard normal deviate (Box–Muller). */
 function normal(rand: () => number): number {

@@ -56,3 +56,13 @@ export function progress(label: string, total: number, stream: NodeJS.WriteStrea
     },
   }
 }
+
+/** Run `work`; if it fails, end `bar` with the failure (and rethrow), so a failed step never leaves a bar open. */
+export async function tracked<T>(bar: Progress, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (err) {
+    bar.done(`FAILED: ${err instanceof Error ? err.message : String(err)}`)
+    throw err
+  }
+}

@@ -1,28 +1,16 @@
 /**
- * `npm run bench`: the foundation benchmark of issue 2, and the documents benchmark of issue 3.
- *
- * Scenarios (each on both HTTP adapters, each in its own server process with a fresh data directory):
- * - `register`: durable task registration, `POST /indexes {"uid":"<unique>"}`, answered 202 once fsynced;
- * - `cancel`:   durable task registration that creates no index, `POST /tasks/cancel?uids=999999999` (200);
- * - `health`:   `GET /health`.
- * - `documents`: payload acceptance (MB/s until the 202), indexing throughput (docs/s until `succeeded`) and the
- *   server's peak RSS, for JSON, NDJSON and CSV payloads of a generated corpus (see documents.ts); uws only.
- * - `search` (issue 4): indexing throughput, index size and peak RSS for a searchable corpus (generated, or
- *   `--dataset FILE`), then keyword-search latency and QPS for a seeded query mix (see search.ts); uws only.
- *   Written separately, to bench/results/search.json and search.md.
- * - `facets` (issue 5): filtered, faceted and sorted search latency on a corpus with ten faceted attributes, and
- *   the facet index's build time after a start (see facets.ts); written to bench/results/facets.json and facets.md.
- * For the two registration scenarios, `GET /tasks?limit=1` must then report at least as many tasks as were
- * acknowledged, on the live server and again after SIGKILL and a restart on the same data directory.
- *
- * Writes bench/results/foundation.json and bench/results/foundation.md (unless only `search` ran), and prints the
- * Markdown; the search scenario writes bench/results/search.json and search.md.
- *
- *   npm run bench -- [--duration S] [--warmup S] [--connections N] [--max-requests N]
- *                    [--only register,cancel,health,documents,search] [--adapters uws,node] [--client raw|node]
- *                    [--no-restart-check] [--data-dir DIR] [--out DIR] [--docs N] [--large] [--large-docs N]
- *                    [--quick] [--dataset FILE] [--searchable LIST] [--search-docs N] [--queries N] [--rounds N]
- *                    [--search-connections N] [--search-duration S] [--server-cpu-prof DIR]
+ * `npm run bench` / `tessera bench`: the benchmark suite (issues 2 to 6). Scenarios, chosen with `--only`, each
+ * against its own server process and fresh data directory (or `--url` for search, tasks and sweeps):
+ * - `register`, `cancel`, `health` (both HTTP adapters): durable task registration (`POST /indexes`, and
+ *   `POST /tasks/cancel?uids=999999999`, which creates nothing) and `GET /health`; after the registration windows,
+ *   `GET /tasks?limit=1` must count every acknowledged task, live and after SIGKILL and a restart;
+ * - `documents`: payload acceptance and indexing throughput for JSON, NDJSON and CSV (documents.ts);
+ * - `tasks`: one-document tasks, mixed document and settings tasks, settings-driven reindex times (tasks.ts);
+ * - `search`: indexing, size on disk, latency, QPS at 1–64 clients, and the peers (search.ts, peers.ts);
+ * - `facets`: filtered, faceted and sorted search (facets.ts);
+ * - `sweeps`: maxTotalHits and searchCutoffMs (sweeps.ts).
+ * The first four write bench/results/foundation.json and .md; the others a JSON and Markdown report of their own
+ * (with SVG charts, charts.ts), each figure the median of `--repeat` runs (repeat.ts). `--help` lists the options.
  */
 import { closeSync, existsSync, fdatasyncSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -479,6 +467,18 @@ async function repeatRuns<R>(name: string, count: number, run: () => Promise<R>)
   return runs
 }
 
+/** `repeatRuns`, each run with a data directory of its own under `parent`, removed after it. */
+function repeatInFreshDirs<R>(name: string, count: number, parent: string, run: (dbPath: string) => Promise<R>): Promise<R[]> {
+  return repeatRuns(name, count, async () => {
+    const dbPath = mkdtempSync(join(parent, `${name}-`))
+    try {
+      return await run(dbPath)
+    } finally {
+      rmSync(dbPath, { recursive: true, force: true })
+    }
+  })
+}
+
 /** The report line that says how figures were aggregated over runs, and how noisy they were. */
 function repeatLine(runs: number, name: string, spread: ReturnType<typeof noise>): string {
   if (runs < 2) return 'Figures of one run (`--repeat N` for medians of N runs).'
@@ -598,52 +598,36 @@ async function main(): Promise<void> {
     if (options.kinds.includes('search')) {
       await quiet.wait()
       const searchStarted = performance.now()
-      const dbPath = mkdtempSync(join(dataParent, 'search-'))
-      try {
-        const runs = await repeatRuns('search', options.repeat, () => {
-          rmSync(dbPath, { recursive: true, force: true })
-          return runSearch(options.search, dbPath)
-        })
-        const result = medianResult(runs)
-        const searchNoise = noise(runs, {
-          'indexing docs/s': (r) => r.indexing.docsPerSecond,
-          'in-process p50 ms': (r) => r.inProcess.ms?.p50,
-          'in-process p99 ms': (r) => r.inProcess.ms?.p99,
-          [`QPS at ${options.search.connections} clients`]: (r) => r.qps?.requestsPerSecond,
-          'peak RSS MiB': (r) => r.memory.hwmMiB,
-        })
-        const report: SearchReport = {
-          benchmark: 'search', issue: 4, date, machine, storage: { dataDir: options.dataDir, filesystem }, search: result,
-          targets: computeSearchTargets(result),
-          notes: [
-            `The load generator runs on the same ${machine.cpus} cores as the server: QPS is a lower bound for this machine, and the round trip includes the client's own event loop.`,
-            'processingTimeMs is the server\'s own figure, an integer number of ms (p50 0 means under 1 ms for at least half of the searches); the round trip and the in-process times are measured with performance.now().',
-            'Peak RSS is the server process\'s VmHWM (the kernel\'s high-water mark, all threads, start-up included) at the end of the HTTP part (indexing, latency rounds and QPS window).',
-            repeatLine(runs.length, 'search', searchNoise),
-          ],
-          repeats: runs.length, spread: spreadOf(runs), noise: searchNoise,
-          totalSeconds: (performance.now() - searchStarted) / 1000,
-        }
-        search = { report, written: await writeSearchResults(options.outDir, report) }
-      } finally {
-        rmSync(dbPath, { recursive: true, force: true })
+      const runs = await repeatInFreshDirs('search', options.repeat, dataParent, (dbPath) => runSearch(options.search, dbPath))
+      const result = medianResult(runs)
+      const searchNoise = noise(runs, {
+        'indexing docs/s': (r) => r.indexing.docsPerSecond,
+        'in-process p50 ms': (r) => r.inProcess.ms?.p50,
+        'in-process p99 ms': (r) => r.inProcess.ms?.p99,
+        [`QPS at ${options.search.connections} clients`]: (r) => r.qps?.requestsPerSecond,
+        'peak RSS MiB': (r) => r.memory.hwmMiB,
+      })
+      const report: SearchReport = {
+        benchmark: 'search', issue: 4, date, machine, storage: { dataDir: options.dataDir, filesystem }, search: result,
+        targets: computeSearchTargets(result),
+        notes: [
+          `The load generator runs on the same ${machine.cpus} cores as the server: QPS is a lower bound for this machine, and the round trip includes the client's own event loop.`,
+          'processingTimeMs is the server\'s own figure, an integer number of ms (p50 0 means under 1 ms for at least half of the searches); the round trip and the in-process times are measured with performance.now().',
+          'Peak RSS is the server process\'s VmHWM (the kernel\'s high-water mark, all threads, start-up included) at the end of the HTTP part (indexing, latency rounds and QPS window).',
+          repeatLine(runs.length, 'search', searchNoise),
+        ],
+        repeats: runs.length, spread: spreadOf(runs), noise: searchNoise,
+        totalSeconds: (performance.now() - searchStarted) / 1000,
       }
+      search = { report, written: await writeSearchResults(options.outDir, report) }
     }
     if (options.kinds.includes('facets')) {
       await quiet.wait()
       const facetsStarted = performance.now()
-      const dbPath = mkdtempSync(join(dataParent, 'facets-'))
-      try {
-        const runs = await repeatRuns('facets', options.repeat, () => {
-          rmSync(dbPath, { recursive: true, force: true })
-          return runFacets(options.facets, dbPath)
-        })
-        const result = medianResult(runs)
-        facets = writeFacetsResults(options.outDir, { benchmark: 'facets', issue: 5, date, machine, storage: { dataDir: options.dataDir, filesystem }, facets: result, repeats: runs.length, spread: spreadOf(runs), totalSeconds: (performance.now() - facetsStarted) / 1000 })
-        facetsFailed = facetsFailures(result)
-      } finally {
-        rmSync(dbPath, { recursive: true, force: true })
-      }
+      const runs = await repeatInFreshDirs('facets', options.repeat, dataParent, (dbPath) => runFacets(options.facets, dbPath))
+      const result = medianResult(runs)
+      facets = writeFacetsResults(options.outDir, { benchmark: 'facets', issue: 5, date, machine, storage: { dataDir: options.dataDir, filesystem }, facets: result, repeats: runs.length, spread: spreadOf(runs), totalSeconds: (performance.now() - facetsStarted) / 1000 })
+      facetsFailed = facetsFailures(result)
     }
     if (options.kinds.includes('sweeps')) {
       await quiet.wait()

@@ -38,7 +38,7 @@ import { performance } from 'node:perf_hooks'
 import { corpusNdjson, GENERATED_SEARCHABLE, vocabulary } from './generate.js'
 import { summarize, type LatencySummary } from './load.js'
 import { progress } from './progress.js'
-import { call, memoryOf, waitTask, type Target } from './target.js'
+import { call, expectTask, memoryOf, waitTask, type Target } from './target.js'
 
 export interface SweepsOptions {
   documents: number
@@ -188,10 +188,7 @@ async function timedSearch(target: Target, uid: string, body: Record<string, unk
 
 /** PATCH the index's settings and wait for the task; throws unless it succeeded. */
 async function patchSettings(target: Target, uid: string, settings: Record<string, unknown>): Promise<void> {
-  const { status, body } = await call<{ taskUid?: number }>(target, 'PATCH', `/indexes/${uid}/settings`, settings)
-  if (status !== 202 || typeof body?.taskUid !== 'number') throw new Error(`PATCH settings ${JSON.stringify(settings)} answered ${status}: ${JSON.stringify(body).slice(0, 300)}`)
-  const task = await waitTask(target, body.taskUid, SETTINGS_TIMEOUT_MS)
-  if (task.status !== 'succeeded') throw new Error(`settings ${JSON.stringify(settings)}: task ${task.status}: ${JSON.stringify(task.error ?? null)}`)
+  await expectTask(target, 'PATCH', `/indexes/${uid}/settings`, settings, SETTINGS_TIMEOUT_MS, `settings ${JSON.stringify(settings)}`)
 }
 
 const idsOf = (reply: SearchReply): unknown[] => (reply.hits ?? []).map((h) => h.id)
@@ -258,10 +255,7 @@ async function indexCorpus(target: Target, uid: string, o: SweepsOptions): Promi
     result.bytes = all.length
     bar.update(0, `generated in ${result.generateSeconds.toFixed(1)} s`)
 
-    const created = await call<{ taskUid?: number }>(target, 'POST', '/indexes', { uid, primaryKey: 'id' })
-    if (created.status !== 202 || typeof created.body?.taskUid !== 'number') throw new Error(`POST /indexes answered ${created.status}: ${JSON.stringify(created.body).slice(0, 300)}`)
-    const createTask = await waitTask(target, created.body.taskUid, SETTINGS_TIMEOUT_MS)
-    if (createTask.status !== 'succeeded') throw new Error(`index creation: task ${createTask.status}: ${JSON.stringify(createTask.error ?? null)}`)
+    await expectTask(target, 'POST', '/indexes', { uid, primaryKey: 'id' }, SETTINGS_TIMEOUT_MS, 'index creation')
     await patchSettings(target, uid, { searchableAttributes: GENERATED_SEARCHABLE })
 
     const t0 = performance.now()

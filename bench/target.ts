@@ -6,9 +6,10 @@
  * On a remote target every index a scenario creates has a unique uid (`bench-<scenario>-<time>-<n>`) and is
  * deleted when the scenario closes the target, so a run never touches the server's other indexes.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { startServer, type StartOptions } from './server.js'
+import { readStatus } from './documents.js'
 
 export interface Remote {
   url: string
@@ -104,14 +105,21 @@ export async function waitTask(target: Target, uid: number, timeoutMs = 600_000,
   }
 }
 
+/**
+ * A write that registers a task (`body` JSON, or a Buffer sent as NDJSON): expect its 202, wait for the task, and
+ * throw unless it succeeded (`what` names it in the error). Returns the ended task.
+ */
+export async function expectTask(target: Target, method: string, path: string, body: unknown, timeoutMs: number, what = `${method} ${path}`, pollMs = 20): Promise<Record<string, any>> {
+  const { status, body: reply } = await call(target, method, path, body, Math.min(timeoutMs, 300_000))
+  if (status !== 202 || typeof reply?.taskUid !== 'number') throw new Error(`${what}: ${method} ${path} answered ${status}: ${JSON.stringify(reply).slice(0, 300)}`)
+  const task = await waitTask(target, reply.taskUid, timeoutMs, pollMs)
+  if (task.status !== 'succeeded') throw new Error(`${what}: task ${reply.taskUid} ${task.status}${task.error ? ` (${task.error.code}: ${task.error.message})` : ''}`)
+  return task
+}
+
 /** The process's peak and current resident memory in MiB (VmHWM, VmRSS), or nulls (a remote target, or no /proc). */
 export function memoryOf(pid: number | null): { hwmMiB: number | null; rssMiB: number | null } {
   if (pid === null) return { hwmMiB: null, rssMiB: null }
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-    const kb = (name: string) => { const m = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status); return m ? Number(m[1]) / 1024 : null }
-    return { hwmMiB: kb('VmHWM'), rssMiB: kb('VmRSS') }
-  } catch {
-    return { hwmMiB: null, rssMiB: null }
-  }
+  const { hwm, rss } = readStatus(pid)
+  return { hwmMiB: hwm === null ? null : hwm / 1024, rssMiB: rss === null ? null : rss / 1024 }
 }

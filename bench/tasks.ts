@@ -32,9 +32,9 @@
 import { performance } from 'node:perf_hooks'
 import { generateDocuments, type BenchDocument } from './corpus.js'
 import { rawConnection, summarize, type Connection, type LatencySummary, type RequestSpec } from './load.js'
-import { progress, type Progress } from './progress.js'
+import { progress, tracked, type Progress } from './progress.js'
 import { otherCpuPercent, processCpuMs, systemBusyMs } from './server.js'
-import { call, memoryOf, waitTask, type Target } from './target.js'
+import { call, expectTask, memoryOf, type Target } from './target.js'
 
 export interface TasksOptions {
   /** One-document tasks of part 1. */
@@ -242,23 +242,12 @@ export function durationSeconds(text: string | null): number | null {
 
 /** Create the index (primary key `id`) and wait for it. */
 async function createIndex(target: Target, uid: string): Promise<void> {
-  const { status, body } = await call(target, 'POST', '/indexes', { uid, primaryKey: 'id' })
-  if (status !== 202) throw new Error(`POST /indexes answered ${status}: ${JSON.stringify(body).slice(0, 300)}`)
-  await expectSucceeded(target, body.taskUid, 60_000, 'index creation')
+  await expectTask(target, 'POST', '/indexes', { uid, primaryKey: 'id' }, 60_000, 'index creation', POLL_MS)
 }
 
-/** Wait for a task and throw unless it succeeded. */
-async function expectSucceeded(target: Target, uid: number, timeoutMs: number, what: string): Promise<Record<string, any>> {
-  const task = await waitTask(target, uid, timeoutMs, POLL_MS)
-  if (task.status !== 'succeeded') throw new Error(`${what}: task ${uid} ${task.status}${task.error ? ` (${task.error.code}: ${task.error.message})` : ''}`)
-  return task
-}
-
-/** PATCH settings; resolves with the task uid. */
-async function patchSettings(target: Target, indexUid: string, settings: Record<string, unknown>): Promise<number> {
-  const { status, body } = await call(target, 'PATCH', `/indexes/${indexUid}/settings`, settings)
-  if (status !== 202) throw new Error(`PATCH settings answered ${status}: ${JSON.stringify(body).slice(0, 300)}`)
-  return body.taskUid as number
+/** PATCH settings and wait for the task; throws unless it succeeded. Returns the task. */
+function patchSettings(target: Target, indexUid: string, settings: Record<string, unknown>, what: string): Promise<Record<string, any>> {
+  return expectTask(target, 'PATCH', `/indexes/${indexUid}/settings`, settings, SETTINGS_TIMEOUT_MS, what, POLL_MS)
 }
 
 async function numberOfDocuments(target: Target, indexUid: string): Promise<number | null> {
@@ -442,13 +431,7 @@ async function runOneDoc(options: TasksOptions, target: Target, r: OneDocResult)
   const bench0 = benchCpuMs()
 
   const regBar = progress(`tasks, registering ${options.oneDocTasks.toLocaleString('en-US')} one-document tasks (${options.clients} clients)`, options.oneDocTasks)
-  let reg: Registered
-  try {
-    reg = await register(target, requests, options.clients, regBar)
-  } catch (err) {
-    regBar.done(`FAILED: ${message(err)}`)
-    throw err
-  }
+  const reg = await tracked(regBar, () => register(target, requests, options.clients, regBar))
   const cpu1 = pid === null ? null : processCpuMs(pid)
   r.registrationErrors = reg.errors
   const regMs = reg.lastAcceptedAt - reg.firstSendAt
@@ -458,13 +441,7 @@ async function runOneDoc(options: TasksOptions, target: Target, r: OneDocResult)
   regBar.done(`${Math.round(r.registrationTasksPerSecond)} tasks/s, round trip p50 ${r.registrationLatencyMs.p50.toFixed(2)} / p99 ${r.registrationLatencyMs.p99.toFixed(2)} ms${reg.errors ? `, ${reg.errors} errors` : ''}`)
 
   const procBar = progress('tasks, processing the one-document tasks', reg.taskUids.length)
-  let endedAt: number
-  try {
-    endedAt = await waitAllEnded(target, uid, reg.taskUids.length, procBar)
-  } catch (err) {
-    procBar.done(`FAILED: ${message(err)}`)
-    throw err
-  }
+  const endedAt = await tracked(procBar, () => waitAllEnded(target, uid, reg.taskUids.length, procBar))
   const cpu2 = pid === null ? null : processCpuMs(pid)
   const sys2 = systemBusyMs()
   const bench2 = benchCpuMs()
@@ -544,26 +521,14 @@ async function runMixed(options: TasksOptions, target: Target, r: MixedResult): 
   }
 
   const regBar = progress(`tasks, registering ${options.mixedTasks.toLocaleString('en-US')} mixed tasks (${r.settingsTasks} settings)`, options.mixedTasks)
-  let reg: Registered
-  try {
-    reg = await register(target, requests, options.clients, regBar)
-  } catch (err) {
-    regBar.done(`FAILED: ${message(err)}`)
-    throw err
-  }
+  const reg = await tracked(regBar, () => register(target, requests, options.clients, regBar))
   r.registrationErrors = reg.errors
   r.registrationSeconds = (reg.lastAcceptedAt - reg.firstSendAt) / 1000
   r.registrationTasksPerSecond = reg.taskUids.length / r.registrationSeconds
   regBar.done(`${Math.round(r.registrationTasksPerSecond)} tasks/s${reg.errors ? `, ${reg.errors} errors` : ''}`)
 
   const procBar = progress('tasks, processing the mixed tasks', reg.taskUids.length)
-  let endedAt: number
-  try {
-    endedAt = await waitAllEnded(target, uid, reg.taskUids.length, procBar)
-  } catch (err) {
-    procBar.done(`FAILED: ${message(err)}`)
-    throw err
-  }
+  const endedAt = await tracked(procBar, () => waitAllEnded(target, uid, reg.taskUids.length, procBar))
   r.wallSeconds = (endedAt - reg.firstSendAt) / 1000
   r.tasksPerSecond = reg.taskUids.length / r.wallSeconds
   r.documentsPerSecond = r.documents / r.wallSeconds
@@ -612,25 +577,20 @@ export const REINDEX_CHANGES: Array<{ change: string; settings: Record<string, u
 async function runReindex(options: TasksOptions, target: Target, r: ReindexResult): Promise<void> {
   const uid = r.indexUid = target.indexUid('tasks_reindex')
   await createIndex(target, uid)
-  await expectSucceeded(target, await patchSettings(target, uid, { searchableAttributes: ['title', 'description', 'tags'] }), 60_000, 'searchableAttributes')
+  await patchSettings(target, uid, { searchableAttributes: ['title', 'description', 'tags'] }, 'searchableAttributes')
   const lines: string[] = []
   for (const doc of generateDocuments(options.reindexDocuments, options.seed ^ 0x2e1)) lines.push(JSON.stringify(doc))
   const payload = Buffer.from(lines.join('\n') + '\n')
   r.payloadBytes = payload.length
 
   const indexBar = progress(`tasks, indexing ${options.reindexDocuments.toLocaleString('en-US')} documents for the reindex part`, 1)
-  try {
+  await tracked(indexBar, async () => {
     const t0 = performance.now()
-    const { status, body } = await call(target, 'POST', `/indexes/${encodeURIComponent(uid)}/documents`, payload, 120_000)
-    if (status !== 202) throw new Error(`POST documents answered ${status}: ${JSON.stringify(body).slice(0, 300)}`)
-    await expectSucceeded(target, body.taskUid, SETTINGS_TIMEOUT_MS, 'indexing')
+    await expectTask(target, 'POST', `/indexes/${encodeURIComponent(uid)}/documents`, payload, SETTINGS_TIMEOUT_MS, 'indexing', POLL_MS)
     r.indexingSeconds = (performance.now() - t0) / 1000
     r.indexingDocumentsPerSecond = options.reindexDocuments / r.indexingSeconds
-    indexBar.done(`${r.indexingSeconds.toFixed(2)} s, ${Math.round(r.indexingDocumentsPerSecond)} docs/s`)
-  } catch (err) {
-    indexBar.done(`FAILED: ${message(err)}`)
-    throw err
-  }
+  })
+  indexBar.done(`${r.indexingSeconds!.toFixed(2)} s, ${Math.round(r.indexingDocumentsPerSecond!)} docs/s`)
 
   const bar = progress('tasks, settings changes', REINDEX_CHANGES.length)
   for (const [i, { change, settings }] of REINDEX_CHANGES.entries()) {
@@ -639,7 +599,7 @@ async function runReindex(options: TasksOptions, target: Target, r: ReindexResul
     r.changes.push(c)
     try {
       const t0 = performance.now()
-      const task = await expectSucceeded(target, await patchSettings(target, uid, settings), SETTINGS_TIMEOUT_MS, change)
+      const task = await patchSettings(target, uid, settings, change)
       c.wallSeconds = (performance.now() - t0) / 1000
       c.taskSeconds = durationSeconds(task.duration ?? null)
       c.documentsPerSecond = options.reindexDocuments / c.wallSeconds

@@ -1,7 +1,7 @@
 /**
  * Document payloads (JSON array or single object, NDJSON, CSV with `name:type` header annotations) are written to a
- * payload file as they arrive; then `validatePayloadFile` reads the file once, a block at a time (bounded memory;
- * meant for a worker), checks every document with Meilisearch's errors and reports the count and the byte ranges
+ * payload file as they arrive (a small one is held in memory instead: files.ts); then `validatePayloadFile` reads it
+ * once, a block at a time (bounded memory; meant for a worker), checks every document with Meilisearch's errors and reports the count and the byte ranges
  * ("chunks", ~1 MB, at document boundaries) holding whole documents; processing later parses each range with
  * `parsePayloadChunk`, so neither step needs the whole payload in memory.
  *
