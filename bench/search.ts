@@ -207,7 +207,7 @@ export interface SearchInProcess {
   note?: string
   rounds: number
   samples: number
-  /** performance.now() around `await engine.search(uid, query)`. */
+  /** performance.now() around `await search(uid, query)`. */
   ms: LatencySummary | null
   /** `processingTimeMs` of the results, if they carry it. */
   processingMs: LatencySummary | null
@@ -721,22 +721,22 @@ async function measureLatency(server: BenchServer, uid: string, mix: BenchQuery[
 
 /**
  * The engine opened in this process on a stopped server's data directory, with the request parser, for timing
- * `Engine.search` without HTTP. Loaded here, so that the rest of the bench does not depend on the engine's modules.
+ * the `search` operation without HTTP. Loaded here, so that the rest of the bench does not depend on the engine's modules.
  */
 export async function openInProcess(dbPath: string): Promise<{
-  engine: import('../engine/index.js').Engine
-  parseSearchBody: typeof import('../engine/search/query.js').parseSearchBody
+  search: (uid: string, query: import('../engine/search/request.js').SearchQuery) => Promise<Record<string, unknown>>
+  parseSearchBody: typeof import('../src/api/search.js').parseSearchBody
   openSeconds: number
   close(): Promise<void>
 }> {
-  const { Engine } = await import('../engine/index.js')
-  const { parseSearchBody } = await import('../engine/search/query.js')
+  const { Engine, search } = await import('../engine/index.js')
+  const { parseSearchBody } = await import('../src/api/search.js')
   const { createWorkerPool } = await import('../workers/pool.js')
   const pool = createWorkerPool(2)
   const t0 = performance.now()
   try {
     const engine = await Engine.open({ path: dbPath, pool })
-    return { engine, parseSearchBody, openSeconds: (performance.now() - t0) / 1000, close: async () => { await engine.close(); await pool.close() } }
+    return { search: (uid, query) => search(engine, uid, query), parseSearchBody, openSeconds: (performance.now() - t0) / 1000, close: async () => { await engine.close(); await pool.close() } }
   } catch (err) {
     await pool.close()
     throw err
@@ -748,16 +748,16 @@ async function measureInProcess(dbPath: string, uid: string, mix: BenchQuery[], 
   let opened: Awaited<ReturnType<typeof openInProcess>> | null = null
   try {
     opened = await openInProcess(dbPath)
-    const { engine, parseSearchBody } = opened
+    const { search, parseSearchBody } = opened
     result.openSeconds = opened.openSeconds
     const queries = mix.map((q) => parseSearchBody({ q: q.q }))
-    for (const query of queries) await engine.search(uid, query)
+    for (const query of queries) await search(uid, query)
     const times: number[] = []
     const processing: number[] = []
     for (let round = 0; round < options.inProcessRounds; round++) {
       for (const query of queries) {
         const t = performance.now()
-        const res = await engine.search(uid, query)
+        const res = await search(uid, query)
         times.push(performance.now() - t)
         if (typeof res.processingTimeMs === 'number') processing.push(res.processingTimeMs)
       }

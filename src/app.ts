@@ -1,6 +1,6 @@
 /**
- * The request pipeline shared by both adapters: trailing-slash normalization, CORS, routing, error responses
- * and request logging.
+ * The request pipeline shared by both adapters: trailing-slash normalization, CORS, routing, the route's access
+ * check (before any body is read), error responses and request logging.
  */
 import type { Engine } from '../engine/index.js'
 import type { Config } from './config.js'
@@ -9,29 +9,13 @@ import type { Handler, Request, Response } from './http/types.js'
 import { Router } from './http/router.js'
 import { errorResponse, readJson } from './http/json.js'
 import type { AppContext } from './routes/context.js'
-import { taskRoutes } from './routes/tasks.js'
-import { indexRoutes } from './routes/indexes.js'
-import { systemRoutes } from './routes/system.js'
-import { settingsRoutes } from './routes/settings.js'
-import { featureRoutes } from './routes/features.js'
-import { documentRoutes } from './routes/documents.js'
-import { searchRoutes } from './routes/search.js'
-import { multiSearchRoutes } from './routes/multi-search.js'
+import { ROUTES } from './routes/index.js'
 
 const VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT, TRACE'
 
 export function buildRouter(): Router<AppContext> {
-  const router = new Router<AppContext>()
-  systemRoutes(router)
-  taskRoutes(router)
-  indexRoutes(router)
-  documentRoutes(router)
-  searchRoutes(router)
-  multiSearchRoutes(router)
-  settingsRoutes(router)
-  featureRoutes(router)
-  return router
+  return new Router<AppContext>(ROUTES)
 }
 
 /** CORS as Meilisearch sends it: any origin, method and header; preflights cached for a day. */
@@ -62,8 +46,7 @@ export function createHandler(engine: Engine, config: Config, log: Logger): Hand
     try {
       response = preflight(req) ?? (await route(req))
     } catch (err) {
-      response = errorResponse(err)
-      if (response.status >= 500) log.error(`${req.method} ${req.path}: ${(err as Error).stack ?? err}`)
+      response = errorResponse(err, (line) => log.error(`${req.method} ${req.path}: ${line}`))
     }
     response = withCors(req, response)
     if (log.enabled('INFO')) log.info(`${req.method} ${req.path}${req.rawQuery ? '?' + req.rawQuery : ''} ${response.status} ${(performance.now() - started).toFixed(2)}ms`)
@@ -83,6 +66,6 @@ export function createHandler(engine: Engine, config: Config, log: Logger): Hand
       config,
       body: () => readJson(req, config.httpPayloadSizeLimit, engine.pool),
     }
-    return await match.handler(ctx)
+    return await match.route.handler(ctx)
   }
 }

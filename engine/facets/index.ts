@@ -17,10 +17,11 @@
  * batches, which take out a replaced or deleted document's old values and add the new ones.
  */
 import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
+import { isObject, type JsonObject } from '../json/value.js'
 import { addLeaf, compareCodePoints, geoPoint, isEmptyValue, isFacetedBy, matchingRule, normalizeRules, type FilterRule } from '../filter/index.js'
 import type { Settings } from '../settings/index.js'
 
-type Json = Record<string, unknown>
+type Json = JsonObject
 
 /** What decides which paths are faceted. */
 export interface FacetConfig {
@@ -79,9 +80,6 @@ function facetedPaths(config: FacetConfig): (path: string) => boolean {
   }
 }
 
-function isObject(v: unknown): v is Json {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
-}
 
 /**
  * Every (path, value) a document holds, as `attributeValues` reads them: each key path (keys joined by `.`),
@@ -471,11 +469,22 @@ export interface FacetSource {
   version(indexId: number): unknown
 }
 
-/** The facet views of the indexes, by internal index id (built when first needed). */
+/**
+ * The facet views of the indexes, by internal index id (built when first needed). A build reads every document
+ * of the published state; if a batch publishes the index meanwhile, the build starts over. So that a build
+ * finishes under a steady stream of writes, the scheduler waits for the builds of an index (`settled`) before it
+ * starts a batch on it: at most the batch already running when the build started can make it start over, once.
+ */
 export class FacetStore {
   private readonly views = new Map<number, Promise<FacetIndex>>()
+  private readonly building = new Map<number, Promise<unknown>>()
 
   constructor(private readonly source: FacetSource) {}
+
+  /** Resolves once no build of the index is under way (whether it succeeded or not). */
+  async settled(indexId: number): Promise<void> {
+    for (let build = this.building.get(indexId); build; build = this.building.get(indexId)) await build.catch(() => {})
+  }
 
   /** The view of an index for the faceted set of its current settings. */
   async get(indexId: number, config: FacetConfig): Promise<FacetIndex> {
@@ -486,7 +495,9 @@ export class FacetStore {
     }
     const built = this.build(indexId, config)
     this.views.set(indexId, built)
-    built.catch(() => { if (this.views.get(indexId) === built) this.views.delete(indexId) })
+    this.building.set(indexId, built)
+    const settle = () => { if (this.building.get(indexId) === built) this.building.delete(indexId) }
+    built.then(settle, () => { settle(); if (this.views.get(indexId) === built) this.views.delete(indexId) })
     return built
   }
 

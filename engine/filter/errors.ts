@@ -6,7 +6,7 @@
  * characters from the start of the line (nom_locate's `get_utf8_column`), the length in characters of the quoted
  * context, and the filter text is printed raw.
  */
-import { editDistance } from '../errors/deserr.js'
+import { editDistance } from '../errors/edit-distance.js'
 import type { Token } from './ast.js'
 
 export type ParseErrorKind =

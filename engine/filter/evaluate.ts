@@ -19,6 +19,7 @@
  * The later search issue evaluates the same AST over facet bitmaps; this module is the reference semantics.
  */
 import type { Condition, FilterExpression, Token } from './ast.js'
+import { isObject } from '../json/value.js'
 
 const RUST_FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
 const RUST_NON_FINITE = /^[+-]?(?:inf|infinity|nan)$/i
@@ -57,9 +58,6 @@ export function compareCodePoints(a: string, b: string): number {
 
 // ---- reading a document ---------------------------------------------------------------------------------
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
-}
 
 function collectFromObject(obj: Record<string, unknown>, path: string, out: unknown[]): void {
   for (const key of Object.keys(obj)) {

@@ -11,6 +11,7 @@
  * The first rule that matches an attribute decides its features.
  */
 import { matchAttributePattern } from '../settings/patterns.js'
+import { isObject } from '../json/value.js'
 
 export interface FilterRule {
   /** Position in the setting (`rule #i` in messages). */
@@ -22,9 +23,6 @@ export interface FilterRule {
   facetSearch: boolean
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
-}
 
 const bool = (v: unknown, fallback: boolean) => (typeof v === 'boolean' ? v : fallback)
 

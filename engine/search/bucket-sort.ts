@@ -3,19 +3,26 @@
  * 1. the words rule splits the candidates into buckets with bitmaps: the documents matching all kept terms, then
  *    those matching one group fewer (by the matching strategy's removal order), ...;
  * 2. each bucket that reaches the requested window is matched document by document and ordered by the other
- *    rules' costs (a lexicographic order is the bucket sort of those rules). Only the documents the window needs
+ *    rules' costs (a lexicographic order is the bucket sort of those rules); the rules (rules/) are opaque here:
+ *    bucket sort only asks each for a document's cost, score digits and details. Only the documents the window needs
  *    are ordered: a bounded heap keeps the best `offset + limit − ranked so far` of a bucket.
  * Buckets that end before `offset` are counted without being ranked; ranking stops once `offset + limit` hits
  * are ranked. The deadline (`searchCutoffMs`) is checked between buckets and while matching: what is left of a
  * bucket then follows its ranked documents in internal id order, without a score.
  */
 import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/index.js'
-import type { MatchingStrategy } from './query.js'
-import { COMPONENTS, costsOf, evaluationOf, ruleCodes, scoreOf, type Evaluation, type Matcher, type RankingContext } from './ranking.js'
+import type { MatchingStrategy } from './request.js'
+import { COMPONENTS, costsOf, evaluationOf, scoreOf, type Evaluation, type RankingRule } from './rules/index.js'
+import type { Matcher } from './matcher.js'
 import { FIRST_POSITION_COST, POSITION_COSTS } from '../inverted/positions.js'
-import type { Term } from './terms.js'
-import { rankOf, sortDetails, type SortKey } from './sort.js'
+import type { QueryPlan, Term } from './terms.js'
 import { grown } from '../util/typed.js'
+
+/** What ranks a query: its plan and its rules, in order. */
+export interface RankingContext {
+  plan: QueryPlan
+  rules: readonly RankingRule[]
+}
 
 export interface RankedHit {
   docid: number
@@ -98,7 +105,8 @@ const SPLIT_MIN_DOCS = 2000
  * concatenations, searched or typo-restricted fields, or rules in another order.
  */
 function splitSingleTerm(ctx: RankingContext, index: InvertedIndex, term: Term, docs: Bitmap, need: number, expired: () => boolean): Bitmap[] | null {
-  const { plan, rules } = ctx
+  const { plan } = ctx
+  const rules = ctx.rules.map((r) => r.kind)
   if (plan.fieldAllowed || plan.exactFields || term.words.some((d) => d.span !== 1)) return null
   if (rules[0] !== 'words' || rules[1] !== 'typo') return null
   const at = rules[2] === 'proximity' ? 3 : 2
@@ -228,12 +236,12 @@ function reserve(n: number, rules: number): void {
 export function bucketSort(input: BucketSortInput): BucketSortResult {
   const { ctx, matcher, terms, offset, limit, threshold } = input
   const sets = keptTermSets(terms, input.strategy)
-  const wordsIndex = ctx.rules.indexOf('words')
+  const wordsIndex = ctx.rules.findIndex((r) => r.kind === 'words')
   const totalWords = terms.reduce((n, t) => n + t.wordCount, 0)
   const skippedOf = sets.map((set) => totalWords - set.reduce((n, t) => n + t.wordCount, 0))
   const want = offset + limit
   const R = ctx.rules.length
-  const codes = ruleCodes(ctx.rules)
+  const costFns = ctx.rules.map((r) => r.cost)
 
   // Buckets of the words rule (or one bucket when it does not rank).
   const buckets: { docs: Bitmap; level: number }[] = []
@@ -306,9 +314,9 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
       }
       matcher.measure(sets[level]!, skippedOf[level]!, components)
       if (threshold !== null) {
-        if (scoreOf(ctx, components) < threshold) { below++; continue }
+        if (scoreOf(ctx.rules, components) < threshold) { below++; continue }
       }
-      costsOf(codes, components, costs, n * R, docid, ctx.sorts)
+      costsOf(costFns, components, costs, n * R, docid)
       docids[n] = docid
       kept[n] = level
       n++
@@ -322,7 +330,7 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
       const j = order[k]!
       matcher.load(docids[j]!)
       matcher.measure(sets[kept[j]!]!, skippedOf[kept[j]!]!, components)
-      hits.push({ docid: docids[j]!, evaluation: evaluationOf(ctx, components, docids[j]!) })
+      hits.push({ docid: docids[j]!, evaluation: evaluationOf(ctx.rules, components, docids[j]!) })
     }
     // Unmeasured documents (the deadline passed) follow in internal id order.
     const ranked = n + below
@@ -342,23 +350,24 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
  * A placeholder search ranked by sort rules only (the parameter's criteria and custom rules): every document's
  * ranks, then the window's best by them (internal id last). Every score is 1; the details show the sort values.
  */
-export function sortOnly(universe: Bitmap, sorts: readonly SortKey[], offset: number, limit: number): RankedHit[] {
-  const R = sorts.length
+export function sortOnly(universe: Bitmap, rules: readonly RankingRule[], offset: number, limit: number): RankedHit[] {
+  const R = rules.length
   const docs = universe.toUint32Array()
   const n = docs.length
   reserve(n, R)
   const { costs, docids } = scratch
+  const none = new Int32Array(COMPONENTS)
   for (let i = 0; i < n; i++) {
     const docid = docs[i]!
     docids[i] = docid
-    for (let r = 0; r < R; r++) costs[i * R + r] = rankOf(sorts[r]!, docid)
+    for (let r = 0; r < R; r++) costs[i * R + r] = rules[r]!.cost(none, docid)
   }
   const order = selectBest(n, Math.min(n, offset + limit), R)
   const hits: RankedHit[] = []
   for (let k = offset; k < order.length; k++) {
     const docid = docids[order[k]!]!
     const details: Record<string, unknown> = {}
-    sorts.forEach((key, i) => { details[key.name] = sortDetails(key, docid, i) })
+    rules.forEach((rule, i) => { details[rule.name] = rule.details(none, docid, i) })
     hits.push({ docid, evaluation: { score: 1, details } })
   }
   return hits

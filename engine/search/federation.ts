@@ -1,7 +1,7 @@
 /**
  * Federated multi-search: merging the hits of several queries into one list, as Meilisearch does
- * (`crates/meilisearch/src/search/federated/perform.rs`, `types.rs`). Pure: the route runs the queries and hands
- * their hits here.
+ * (`crates/meilisearch/src/search/federated/perform.rs`, `types.rs`). Pure: the multi-search operation runs the
+ * queries and hands their hits here.
  *
  * - Every query is run with `offset = 0` and `limit = required` (`requiredHitCount`, bounded by each index's
  *   `maxTotalHits` by the caller), with ranking scores on.
@@ -16,16 +16,8 @@
  * - `estimatedTotalHits` (or `totalHits`) is the sum, over the indexes, of the union of the candidates of that
  *   index's queries.
  */
-import { DEFAULT_SEARCH_LIMIT } from './query.js'
-
-type JsonObject = Record<string, unknown>
-
-export interface FederationPagination {
-  limit: number
-  offset: number
-  page: number | null
-  hitsPerPage: number | null
-}
+import { DEFAULT_SEARCH_LIMIT, type FederationPagination } from './request.js'
+import type { JsonObject } from '../json/value.js'
 
 /** How many hits to ask of each query, and the slice of the merged list to return. */
 export interface FederationWindow {

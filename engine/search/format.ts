@@ -9,7 +9,8 @@
  *
  * Offsets are UTF-8 byte offsets into the text (what `_matchesPosition` reports), never JS string indices.
  */
-import { parseCropAttribute } from './query.js'
+import { parseCropAttribute } from './request.js'
+import { isObject, type JsonObject } from '../json/value.js'
 
 // ---- analyzed text ---------------------------------------------------------------------------------------------------
 
@@ -291,12 +292,7 @@ export function formatText(text: string, analyzed: AnalyzedText, options: Format
 
 // ---- JSON paths (permissive-json-pointer) --------------------------------------------------------------------------
 
-type Json = unknown
-type JsonObject = Record<string, Json>
 
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
-}
 
 /** `contained_in`: `selector` is `key` or a path under it (`a.b` is contained in `a`; `a` is not in `a.b`). */
 export function containedIn(selector: string, key: string): boolean {
@@ -333,8 +329,8 @@ function createValue(value: JsonObject, selectors: Set<string>): JsonObject {
   return out
 }
 
-function createArray(array: Json[], selectors: Set<string>): Json[] {
-  const out: Json[] = []
+function createArray(array: unknown[], selectors: Set<string>): unknown[] {
+  const out: unknown[] = []
   for (const v of array) {
     if (Array.isArray(v)) out.push(createArray(v, selectors))
     else if (isObject(v)) {
@@ -346,11 +342,11 @@ function createArray(array: Json[], selectors: Set<string>): Json[] {
 }
 
 /** `map_leaf_values`: calls `mapper(dottedKey, arrayIndices, value)` on every selected leaf; replaces it by the result. */
-export function mapLeafValues(document: JsonObject, selectors: readonly string[] | null, mapper: (key: string, arrayIndices: readonly number[], value: Json) => Json): void {
+export function mapLeafValues(document: JsonObject, selectors: readonly string[] | null, mapper: (key: string, arrayIndices: readonly number[], value: unknown) => unknown): void {
   mapInObject(document, selectors, '', [], mapper)
 }
 
-function mapInObject(object: JsonObject, selectors: readonly string[] | null, baseKey: string, indices: readonly number[], mapper: (key: string, arrayIndices: readonly number[], value: Json) => Json): void {
+function mapInObject(object: JsonObject, selectors: readonly string[] | null, baseKey: string, indices: readonly number[], mapper: (key: string, arrayIndices: readonly number[], value: unknown) => unknown): void {
   for (const key of Object.keys(object)) {
     const path = baseKey === '' ? key : `${baseKey}.${key}`
     if (selectors !== null && !selectors.some((s) => containedIn(s, path) || containedIn(path, s))) continue
@@ -361,7 +357,7 @@ function mapInObject(object: JsonObject, selectors: readonly string[] | null, ba
   }
 }
 
-function mapInArray(array: Json[], selectors: readonly string[] | null, baseKey: string, base: readonly number[], mapper: (key: string, arrayIndices: readonly number[], value: Json) => Json): void {
+function mapInArray(array: unknown[], selectors: readonly string[] | null, baseKey: string, base: readonly number[], mapper: (key: string, arrayIndices: readonly number[], value: unknown) => unknown): void {
   for (let i = 0; i < array.length; i++) {
     const indices = [...base, i]
     const v = array[i]
@@ -374,7 +370,7 @@ function mapInArray(array: Json[], selectors: readonly string[] | null, baseKey:
 /** Every field path of a document in first-seen order (objects inside arrays included): an index's field-id order. */
 function fieldOrder(document: JsonObject): Map<string, number> {
   const order = new Map<string, number>()
-  const walk = (v: Json, base: string) => {
+  const walk = (v: unknown, base: string) => {
     if (Array.isArray(v)) for (const item of v) walk(item, base)
     else if (isObject(v)) {
       for (const [key, child] of Object.entries(v)) {

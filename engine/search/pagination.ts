@@ -10,7 +10,7 @@
  *   `totalPages = ceil(totalHits / hitsPerPage)` (0 when `hitsPerPage` is 0).
  * - The offset/limit response echoes the query's `limit` (not the clamped one) and the clamped `offset`.
  */
-import { DEFAULT_SEARCH_LIMIT, type SearchQuery } from './query.js'
+import { DEFAULT_SEARCH_LIMIT, type SearchQuery } from './request.js'
 
 /** `pagination.maxTotalHits` when the setting is unset. */
 export const DEFAULT_MAX_TOTAL_HITS = 1000

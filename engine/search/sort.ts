@@ -153,17 +153,6 @@ export function rankOf(key: SortKey, docid: number): number {
   return docid < key.ranks.length ? key.ranks[docid]! : MISSING_RANK
 }
 
-/** A sort rule's entry in `_rankingScoreDetails`. */
-export function sortDetails(key: SortKey, docid: number, order: number): Record<string, unknown> {
-  const rank = rankOf(key, docid)
-  if (key.geo) {
-    if (rank === MISSING_RANK) return { order }
-    const [lat, lng] = key.geo.points[rank]!
-    return { order, value: { lat, lng }, distance: Math.round(key.geo.distances[rank]!) }
-  }
-  return rank === MISSING_RANK ? { order, value: null } : { order, value: key.values[rank] }
-}
-
 /** `_geoDistance` of a hit for the first geo criterion, rounded to meters, as Meilisearch adds it. */
 export function geoDistance(keys: readonly SortKey[], docid: number): number | undefined {
   for (const key of keys) {

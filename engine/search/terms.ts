@@ -14,7 +14,7 @@
 import type { Settings } from '../settings/index.js'
 import { RoaringBitmap32, coversField, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import { normalize, type Tokenizer } from '../tokenizer/index.js'
-import { parseQueryText, type ParsedQueryText, type QueryTerm, type QueryToken } from './query.js'
+import { parseQueryText, type ParsedQueryText, type QueryTerm, type QueryToken } from './query-text.js'
 
 export const MAX_PREFIX_COUNT = 1000
 export const MAX_ONE_TYPO = 150

@@ -1,5 +1,5 @@
 /**
- * Embedder settings: deserialization (deserr messages), the per-source field table with Meilisearch's messages
+ * Embedder settings (their deserialization is the front end's: `src/api/embedders.ts`): the per-source field table with Meilisearch's messages
  * (`milli/src/vector/settings.rs` `field_status`, `milli/src/error.rs`), merging an update into a stored embedder,
  * the defaults of each source, secret masking and the reindexing an embedder change needs.
  *
@@ -9,11 +9,9 @@
  */
 import { TesseraError, type ErrorCode } from '../errors/index.js'
 import type { Features } from '../features/index.js'
-import { at, expectObject, invalidType, invalidValue, missingField, unknownField, unknownValue, type Path } from '../errors/deserr.js'
-import {
-  DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, clone, deepEqual, isObject, setKey, sortedMap,
-  type EmbedderKind, type EmbedderSettings, type Pooling,
-} from './types.js'
+import { DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, type EmbedderKind, type EmbedderSettings } from './types.js'
+import { clone, deepEqual, isObject } from '../json/value.js'
+import { sortedMap } from '../json/byte-order.js'
 
 const CODE: ErrorCode = 'invalid_settings_embedders'
 
@@ -49,7 +47,7 @@ export const EMBEDDER_FIELDS = ['source', 'model', 'revision', 'pooling', 'apiKe
 type EmbedderField = (typeof EMBEDDER_FIELDS)[number]
 
 /** The accepted keys of an embedder object, in the struct's order (the "Unknown field" message lists these). */
-const EMBEDDER_KEYS = ['source', 'model', 'revision', 'pooling', 'apiKey', 'dimensions', 'binaryQuantized', 'documentTemplate', 'documentTemplateMaxBytes', 'url', 'request', 'response', 'headers', 'searchEmbedder', 'indexingEmbedder', 'distribution'] as const
+export const EMBEDDER_KEYS = ['source', 'model', 'revision', 'pooling', 'apiKey', 'dimensions', 'binaryQuantized', 'documentTemplate', 'documentTemplateMaxBytes', 'url', 'request', 'response', 'headers', 'searchEmbedder', 'indexingEmbedder', 'distribution'] as const
 
 type Context = 'notNested' | 'search' | 'indexing'
 type Status = 'mandatory' | 'allowed' | 'disallowed'
@@ -100,90 +98,8 @@ function checkFields(name: string, e: EmbedderUpdate, source: string, context: C
   }
 }
 
-// ---- deserialization ---------------------------------------------------------------------------------------
-
 /** An embedder as sent: absent = unchanged, null = reset that field. */
 export type EmbedderUpdate = { [K in Exclude<keyof EmbedderSettings, 'searchEmbedder' | 'indexingEmbedder'>]?: EmbedderSettings[K] | null } & { searchEmbedder?: EmbedderUpdate | null; indexingEmbedder?: EmbedderUpdate | null }
-
-function str(value: unknown, path: Path): string {
-  if (typeof value !== 'string') throw invalidType(CODE, path, 'a string', value)
-  return value
-}
-
-function usize(value: unknown, path: Path): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw invalidType(CODE, path, 'a positive integer', value)
-  return value
-}
-
-function float(value: unknown, path: Path): number {
-  if (typeof value !== 'number') throw invalidType(CODE, path, 'a number', value)
-  return value
-}
-
-function parseDistribution(value: unknown, path: Path): { mean: number; sigma: number } {
-  const obj = expectObject(value, path, ['mean', 'sigma'], CODE, CODE)
-  for (const key of Object.keys(obj)) float(obj[key], at(path, key))
-  if (obj.mean === undefined) throw missingField(CODE, path, 'mean')
-  if (obj.sigma === undefined) throw missingField(CODE, path, 'sigma')
-  const mean = obj.mean as number
-  const sigma = obj.sigma as number
-  if (mean < 0 || mean > 1) throw invalidValue(CODE, path, `the distribution mean must be in the range [0, 1], got ${mean}`)
-  if (sigma <= 0 || sigma > 1) throw invalidValue(CODE, path, `the distribution sigma must be in the range ]0, 1], got ${sigma}`)
-  return { mean, sigma }
-}
-
-/** Deserialize one embedder object (deserr order: the body's key order, first error wins). */
-export function parseEmbedder(value: unknown, path: Path): EmbedderUpdate {
-  const obj = expectObject(value, path, EMBEDDER_KEYS, CODE, CODE)
-  const out: EmbedderUpdate = {}
-  for (const key of Object.keys(obj) as (typeof EMBEDDER_KEYS)[number][]) {
-    const v = obj[key]
-    const p = at(path, key)
-    if (v === null) { (out as Record<string, unknown>)[key] = null; continue }
-    switch (key) {
-      case 'source': {
-        const s = str(v, p)
-        if (!(SOURCE_VALUES as readonly string[]).includes(s)) throw unknownValue(CODE, p, s, SOURCE_VALUES)
-        out.source = s
-        break
-      }
-      case 'model': case 'revision': case 'apiKey': case 'documentTemplate': case 'url':
-        out[key] = str(v, p)
-        break
-      case 'pooling': {
-        const s = str(v, p)
-        const accepted = ['useModel', 'forceMean', 'forceCls']
-        if (!accepted.includes(s)) throw unknownValue(CODE, p, s, accepted)
-        out.pooling = s as Pooling
-        break
-      }
-      case 'dimensions': case 'documentTemplateMaxBytes':
-        out[key] = usize(v, p)
-        break
-      case 'binaryQuantized':
-        if (typeof v !== 'boolean') throw invalidType(CODE, p, 'a boolean', v)
-        out.binaryQuantized = v
-        break
-      case 'request': case 'response':
-        out[key] = clone(v)
-        break
-      case 'headers': {
-        if (!isObject(v)) throw invalidType(CODE, p, 'an object', v)
-        const headers: Record<string, string> = {}
-        for (const [h, hv] of Object.entries(v)) setKey(headers, h, str(hv, at(p, h)))
-        out.headers = headers
-        break
-      }
-      case 'searchEmbedder': case 'indexingEmbedder':
-        out[key] = parseEmbedder(v, p)
-        break
-      case 'distribution':
-        out.distribution = parseDistribution(v, p)
-        break
-    }
-  }
-  return out
-}
 
 // ---- route-time (synchronous) checks ------------------------------------------------------------------------
 

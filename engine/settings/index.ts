@@ -1,6 +1,6 @@
 /**
- * Index settings: defaults, validation, application and storage. Routes validate synchronously
- * (`validateSettings`), the scheduler applies (`applySettingsUpdate`, pure) inside a batch and writes
+ * Index settings: defaults, application and storage. The front end validates bodies synchronously
+ * (`validateSettings` in `src/api/settings.ts`), the scheduler applies (`applySettingsUpdate`, pure) inside a batch and writes
  * (`settingsWriteOps`, one record per index); GET shows `settingsView`; task details show `settingsDetails`.
  *
  * Synchronous 400s are what Meilisearch rejects before registering the task: every deserialization error, the
@@ -18,13 +18,12 @@ import { TesseraError } from '../errors/index.js'
 import { keys, type Store, type WriteOp } from '../storage/index.js'
 import type { Details } from '../tasks/types.js'
 import { applyEmbedder, maskEmbedder, ordered as orderedEmbedder, type EmbedderUpdate } from './embedders.js'
+import { clone, deepEqual, isObject, setKey } from '../json/value.js'
+import { sortedMap } from '../json/byte-order.js'
 import {
-  DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, SETTINGS_FIELDS, clone, deepEqual, defaultSettings, isObject, setKey, sortedMap,
+  DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, SETTINGS_FIELDS, defaultSettings,
   type ChatSettings, type EmbedderSettings, type ReindexKind, type Settings, type SettingsField, type SettingsUpdate,
 } from './types.js'
-import { minWordSizeMessage } from './validate.js'
-
-export { validateSettings, SUB_ROUTES, FIELD_CODES, rankingRuleError } from './validate.js'
 export { maskSecret, embedderKind } from './embedders.js'
 export {
   DEFAULT_SETTINGS, DEFAULT_RANKING_RULES, DEFAULT_DOCUMENT_TEMPLATE, SETTINGS_FIELDS, defaultSettings,
@@ -60,6 +59,11 @@ export function settingsUpdateCreatesIndex(update: SettingsUpdate): boolean {
 
 function wildcard(list: string[]): string[] {
   return list.includes('*') ? ['*'] : [...list]
+}
+
+/** The rule both the request check and the task check apply to `minWordSizeForTypos`. */
+export function minWordSizeMessage(one: number, two: number): string {
+  return `\`minWordSizeForTypos\` setting is invalid. \`oneTypo\` and \`twoTypos\` fields should be between \`0\` and \`255\`, and \`twoTypos\` should be greater or equals to \`oneTypo\` but found \`oneTypo: ${one}\` and twoTypos: ${two}\`.`
 }
 
 function applyTypo(current: Settings['typoTolerance'], update: Record<string, unknown> | null): Settings['typoTolerance'] {

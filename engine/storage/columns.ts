@@ -4,9 +4,11 @@
  */
 export const COLUMNS = [
   'default',
-  /** task uid (u32 BE) → msgpack Task */
+  /** task uid (u32 BE) → the task as JSON text */
   'tasks',
-  /** batch uid (u32 BE) → msgpack Batch */
+  /** task uid (u32 BE) → nothing: the tasks not finished yet (enqueued or processing), all start-up has to read */
+  'pendingTasks',
+  /** batch uid (u32 BE) → the batch as JSON text */
   'batches',
   /** index uid (utf8) → msgpack IndexMeta */
   'indexes',

@@ -5,7 +5,8 @@
  */
 import { Worker } from 'node:worker_threads'
 import { createRequire } from 'node:module'
-import { mkdirSync, readdirSync, statSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
+import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { WriteBuffer, encodeWrites } from './wire.js'
 import { COLUMNS, type Column, type WriteOp } from './columns.js'
@@ -215,10 +216,22 @@ export class Store {
     await this.db.clear({ column: this.column(column), gte: Buffer.from(gte), lt: Buffer.from(lt) })
   }
 
-  /** Bytes used by the data directory on disk. */
-  sizeOnDisk(): number {
-    return directorySize(this.path)
+  /**
+   * Bytes used by the data directory on disk, walked off the thread's back (asynchronously) and shared: concurrent
+   * callers get the walk under way, and a result younger than a second is reused, so `GET /stats` in a loop never
+   * makes the server walk the disk more than once a second.
+   */
+  sizeOnDisk(): Promise<number> {
+    const now = Date.now()
+    if (this.size && (this.size.pending || now - this.size.at < SIZE_FRESH_MS)) return this.size.value
+    const value = directorySize(this.path)
+    const entry = { at: now, value, pending: true }
+    this.size = entry
+    value.finally(() => { entry.pending = false; entry.at = Date.now() }).catch(() => { if (this.size === entry) this.size = null })
+    return value
   }
+
+  private size: { at: number; value: Promise<number>; pending: boolean } | null = null
 
   /** RocksDB's estimate of the bytes of live data (what compaction would keep). */
   liveDataSize(): number {
@@ -237,14 +250,16 @@ export class Store {
   }
 }
 
-function directorySize(path: string): number {
+/** How long a measured size on disk is reused. */
+const SIZE_FRESH_MS = 1000
+
+async function directorySize(path: string): Promise<number> {
   let total = 0
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
+  for (const entry of await readdir(path, { withFileTypes: true })) {
     const p = join(path, entry.name)
-    if (entry.isDirectory()) total += directorySize(p)
-    else if (entry.isFile()) {
-      try { total += statSync(p).size } catch { /* removed while walking */ }
-    }
+    // Files come and go while the database works (compactions, payloads): a vanished one counts for nothing.
+    if (entry.isDirectory()) total += await directorySize(p).catch(() => 0)
+    else if (entry.isFile()) total += await stat(p).then((st) => st.size, () => 0)
   }
   return total
 }

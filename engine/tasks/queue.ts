@@ -1,8 +1,18 @@
 /**
- * The task queue: durable registration (group-committed by the storage writer), reads, and the in-memory
- * indexes of tasks and batches used by filters and by the scheduler.
+ * The task queue: durable registration (group-committed by the storage writer), reads, and the in-memory indexes
+ * of tasks and batches used by filters and by the scheduler.
+ *
+ * Start-up reads only the tasks that are not finished (the `pendingTasks` column lists them), so a server with a
+ * million finished tasks starts as fast as an empty one; the index of the finished tasks and of the batches is then
+ * loaded in the background (`loaded`), and what needs it (listings, filters, cancelations and deletions, the
+ * scheduler) waits for it. Past `maxTasks` tasks, the queue registers a deletion of the oldest finished ones
+ * itself, as Meilisearch does, so it never grows without bound.
  */
 import { Store, keys, type WriteOp } from '../storage/index.js'
+import { TaskIndex, newBitmap, paginate, type Bitmap } from './task-index.js'
+import type { Batch, Details, Micros, Operation, Task, TaskStatus, TaskType } from './types.js'
+import type { Page, TaskFilter } from './query.js'
+import { formatMicros, nowMicros } from './time.js'
 
 /**
  * Tasks and batches are stored as JSON text: their details and settings updates carry user-named keys, which must
@@ -10,19 +20,30 @@ import { Store, keys, type WriteOp } from '../storage/index.js'
  */
 const encode = (value: Task | Batch): Buffer => Buffer.from(JSON.stringify(value))
 const decode = <T>(raw: Uint8Array): T => JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8')) as T
-import { TaskIndex, newBitmap, paginate, type Bitmap } from './task-index.js'
-import type { Batch, Details, Micros, Operation, Task, TaskType } from './types.js'
-import type { Page, TaskFilter } from './query.js'
-import { nowMicros } from './time.js'
 
 const NEXT_TASK_UID = keys.utf8('nextTaskUid')
 const NEXT_BATCH_UID = keys.utf8('nextBatchUid')
+/** Set once the `pendingTasks` column lists every unfinished task (databases made before it existed lack it). */
+const PENDING_LISTED = keys.utf8('pendingTasksListed')
+const EMPTY = new Uint8Array(0)
+
+/** Meilisearch's `max_number_of_tasks` and the most finished tasks one automatic deletion takes. */
+export const DEFAULT_MAX_TASKS = 1_000_000
+const CLEANUP_TASKS = 100_000
+
+const FINISHED: readonly TaskStatus[] = ['succeeded', 'failed', 'canceled']
+const isFinished = (status: TaskStatus) => FINISHED.includes(status)
 
 export interface NewTask {
   type: TaskType
   indexUid: string | null
   details: Details | null
   operation: Operation
+}
+
+export interface QueueOptions {
+  maxTasks?: number
+  log?: (msg: string) => void
 }
 
 export class TaskQueue {
@@ -36,44 +57,103 @@ export class TaskQueue {
   nextBatchUid: number
   /** Called after each registration becomes durable. */
   onRegistered: (task: Task) => void = () => {}
+  /** Resolves once finished tasks and batches are indexed too (see the file comment). */
+  readonly loaded: Promise<void>
+  private isLoaded = false
+  /** The automatic deletion registered last (no second one is registered while it waits or is being registered). */
+  private cleanup: number | 'registering' | null = null
+  private readonly maxTasks: number
 
-  private constructor(private readonly store: Store, nextUid: number, nextBatchUid: number) {
+  private constructor(private readonly store: Store, nextUid: number, nextBatchUid: number, private readonly options: QueueOptions) {
     this.nextUid = nextUid
     this.nextBatchUid = nextBatchUid
+    this.maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS
+    this.loaded = this.loadFinished()
+    // Readers await `loaded`; a failure is theirs to see, not an unhandled rejection here.
+    this.loaded.catch(() => {})
   }
 
-  static async load(store: Store): Promise<TaskQueue> {
+  static async load(store: Store, options: QueueOptions = {}): Promise<TaskQueue> {
     const counter = (k: Buffer) => { const v = store.get('meta', k); return v ? keys.readU32(v) : 0 }
-    const queue = new TaskQueue(store, counter(NEXT_TASK_UID), counter(NEXT_BATCH_UID))
-    for await (const [, value] of store.scan('tasks')) {
-      const task = decode<Task>(value)
+    if (!store.get('meta', PENDING_LISTED)) await listPending(store)
+    const pending: number[] = []
+    for await (const [key] of store.scan('pendingTasks')) pending.push(keys.readU32(key))
+    const queue = new TaskQueue(store, counter(NEXT_TASK_UID), counter(NEXT_BATCH_UID), options)
+    for (const task of queue.getMany(pending)) {
       queue.indexTask(task)
       queue.nextUid = Math.max(queue.nextUid, task.uid + 1)
-    }
-    for await (const [, value] of store.scan('batches')) {
-      const batch = decode<Batch>(value)
-      queue.indexBatch(batch)
-      queue.nextBatchUid = Math.max(queue.nextBatchUid, batch.uid + 1)
     }
     return queue
   }
 
+  /** Index the finished tasks and the batches, skipping what was indexed meanwhile (registered or changed since). */
+  private async loadFinished(): Promise<void> {
+    await Promise.resolve()
+    for await (const [, value] of this.store.scan('tasks')) {
+      const task = decode<Task>(value)
+      if (!this.index.all.has(task.uid)) this.indexTask(task)
+      this.nextUid = Math.max(this.nextUid, task.uid + 1)
+    }
+    for await (const [, value] of this.store.scan('batches')) {
+      const batch = decode<Batch>(value)
+      if (!this.batchUids.has(batch.uid)) this.indexBatch(batch)
+      this.nextBatchUid = Math.max(this.nextBatchUid, batch.uid + 1)
+    }
+    this.isLoaded = true
+  }
+
   /** Write a new task durably, then make it visible. Concurrent calls share one fsync. */
-  /** `with`: writes that must become durable together with the task (e.g. a small payload's copy). */
   async register(spec: NewTask, withOps: WriteOp[] = []): Promise<Task> {
+    await this.keepBounded()
+    return this.write(spec, withOps)
+  }
+
+  /** `withOps`: writes that must become durable together with the task (e.g. a small payload's copy). */
+  private async write(spec: NewTask, withOps: WriteOp[]): Promise<Task> {
     const uid = this.nextUid++
     const task: Task = {
       uid, batchUid: null, indexUid: spec.indexUid, status: 'enqueued', type: spec.type, canceledBy: null,
       details: spec.details, error: null, enqueuedAt: nowMicros(), startedAt: null, finishedAt: null, operation: spec.operation,
     }
-    await this.store.commit([this.putOp(task), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(uid + 1) }, ...withOps])
+    await this.store.commit([...this.putOps(task), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(uid + 1) }, ...withOps])
     this.indexTask(task)
     this.onRegistered(task)
     return task
   }
 
-  putOp(task: Task): WriteOp {
-    return { column: 'tasks', key: keys.u32(task.uid), value: encode(task) }
+  /**
+   * Meilisearch's `cleanup_task_queue`: once the queue holds `maxTasks` tasks, a task deletion of up to 100,000 of
+   * the oldest finished tasks is registered before the next task (at least two must be deletable, or it would only
+   * ever delete its own deletions).
+   */
+  private async keepBounded(): Promise<void> {
+    if (!this.isLoaded || this.index.all.size < this.maxTasks) return
+    if (this.cleanup === 'registering' || (this.cleanup !== null && this.index.status('enqueued').has(this.cleanup))) return
+    const finished = this.index.byStatus.union([...FINISHED])
+    const doomed = newBitmap(finished.rangeUint32Array(0, CLEANUP_TASKS))
+    if (doomed.size < 2) {
+      this.options.log?.('The task queue is almost full, but no task can be deleted yet.')
+      return
+    }
+    const newest = this.get(doomed.maximum())!
+    const originalFilter = `?beforeEnqueuedAt=${formatMicros(newest.enqueuedAt + 1)}&statuses=succeeded,failed,canceled`
+    this.options.log?.(`The task queue is almost full. Deleting the oldest ${doomed.size} finished tasks.`)
+    this.cleanup = 'registering'
+    const task = await this.write({
+      type: 'taskDeletion', indexUid: null,
+      details: { matchedTasks: doomed.size, deletedTasks: null, originalFilter },
+      operation: { type: 'taskDeletion', tasks: Buffer.from(doomed.serialize('portable')).toString('base64'), originalFilter },
+    }, []).catch((err) => { this.cleanup = null; throw err })
+    this.cleanup = task.uid
+  }
+
+  /** The writes that store a task (and keep the list of unfinished tasks in step). */
+  putOps(task: Task): WriteOp[] {
+    const key = keys.u32(task.uid)
+    return [
+      { column: 'tasks', key, value: encode(task) },
+      isFinished(task.status) ? { column: 'pendingTasks', key } : { column: 'pendingTasks', key, value: EMPTY },
+    ]
   }
 
   deleteOp(uid: number): WriteOp {
@@ -89,7 +169,7 @@ export class TaskQueue {
   }
 
   get(uid: number): Task | undefined {
-    if (!this.index.all.has(uid)) return undefined
+    if (this.isLoaded && !this.index.all.has(uid)) return undefined
     const raw = this.store.get('tasks', keys.u32(uid))
     return raw ? decode<Task>(raw) : undefined
   }
@@ -100,8 +180,8 @@ export class TaskQueue {
   }
 
   getBatch(uid: number): Batch | undefined {
-    if (!this.batchUids.has(uid)) return undefined
     if (this.processingBatch?.uid === uid) return this.processingBatch
+    if (this.isLoaded && !this.batchUids.has(uid)) return undefined
     const raw = this.store.get('batches', keys.u32(uid))
     return raw ? decode<Batch>(raw) : undefined
   }
@@ -204,4 +284,14 @@ export class TaskQueue {
   tasksOfBatch(batchUid: number): Bitmap {
     return this.index.byBatch.get(batchUid) ?? newBitmap()
   }
+}
+
+/** A database made before `pendingTasks` existed: list its unfinished tasks once. */
+async function listPending(store: Store): Promise<void> {
+  const ops: WriteOp[] = []
+  for await (const [key, value] of store.scan('tasks')) {
+    if (!isFinished(decode<Task>(value).status)) ops.push({ column: 'pendingTasks', key: Buffer.from(key), value: EMPTY })
+  }
+  ops.push({ column: 'meta', key: PENDING_LISTED, value: keys.u32(1) })
+  await store.commit(ops)
 }

@@ -1,5 +1,5 @@
 /** JSON request bodies and JSON responses. */
-import { TesseraError, describeCode, toErrorObject } from '../../engine/errors/index.js'
+import { TesseraError, statusOf, toErrorObject } from '../../engine/errors/index.js'
 import { parseJsonBytes, type JsonParse } from '../../engine/payload/json.js'
 import type { WorkerPool } from '../../engine/pool/index.js'
 import { readBody } from './body.js'
@@ -14,11 +14,11 @@ export function json(status: number, value: unknown): Response {
   return { status, headers: JSON_HEADERS, body: JSON.stringify(value) }
 }
 
-export function errorResponse(err: unknown): Response {
-  const body = toErrorObject(err)
-  return json(describeCode(body.code).status, body)
+/** The response for any thrown value; `log` receives the details of an internal error (see `toErrorObject`). */
+export function errorResponse(err: unknown, log?: (line: string) => void): Response {
+  const body = toErrorObject(err, log)
+  return json(statusOf(err, body), body)
 }
-
 
 /** Read and parse a JSON body, with Meilisearch's content-type and payload errors. */
 export async function readJson(req: Request, limit: number, pool?: WorkerPool): Promise<unknown> {

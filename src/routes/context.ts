@@ -1,7 +1,6 @@
 import type { Engine } from '../../engine/index.js'
 import type { Config } from '../config.js'
-import type { RouteContext } from '../http/router.js'
-import type { Router } from '../http/router.js'
+import type { Route, RouteContext } from '../http/router.js'
 
 /** What every route handler receives besides the request. */
 export interface AppContext {
@@ -11,5 +10,5 @@ export interface AppContext {
   body(): Promise<unknown>
 }
 
-export type AppRouter = Router<AppContext>
+export type AppRoute = Route<AppContext>
 export type Ctx = AppContext & RouteContext

@@ -1,31 +1,10 @@
-/**
- * `GET /experimental-features` and `PATCH /experimental-features`: synchronous (no task), `200` with the features
- * object. PATCH takes `{name: boolean}`; a null value leaves that switch as it is; an unknown name is a
- * `bad_request` (deserr's "Unknown field" message), a non-boolean value too ("Invalid value type at `.name`").
- */
-import { FEATURE_NAMES, type FeatureName, type FeaturesPatch } from '../../engine/features/index.js'
+/** `GET /experimental-features` and `PATCH /experimental-features`: synchronous (no task), `200` with the features object. */
 import { json } from '../http/json.js'
-import { at, expectObject, invalidType } from '../../engine/errors/deserr.js'
-import type { AppRouter } from './context.js'
+import { key, route } from '../http/router.js'
+import { parseFeaturesPatch } from '../api/features.js'
+import type { AppContext, AppRoute } from './context.js'
 
-export function parseFeaturesPatch(body: unknown): FeaturesPatch {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) expectObject(body, '', FEATURE_NAMES)
-  const patch: FeaturesPatch = {}
-  // deserr reports the first offending entry in the order the body lists them (unknown name or bad value).
-  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
-    if (!(FEATURE_NAMES as readonly string[]).includes(name)) expectObject({ [name]: value }, '', FEATURE_NAMES)
-    if (value === null) continue
-    if (typeof value !== 'boolean') throw invalidType('bad_request', at('', name), 'a boolean', value)
-    patch[name as FeatureName] = value
-  }
-  return patch
-}
-
-export function featureRoutes(router: AppRouter): void {
-  router
-    .on('GET', '/experimental-features', ({ engine }) => json(200, engine.features.view()))
-    .on('PATCH', '/experimental-features', async ({ engine, body }) => {
-      const patch = parseFeaturesPatch(await body())
-      return json(200, await engine.features.patch(patch))
-    })
-}
+export const featureRoutes: AppRoute[] = [
+  route<AppContext>('GET', '/experimental-features', key('experimental.get'), ({ engine }) => json(200, engine.features.view())),
+  route<AppContext>('PATCH', '/experimental-features', key('experimental.update'), async ({ engine, body }) => json(200, await engine.features.patch(parseFeaturesPatch(await body())))),
+]

@@ -1,19 +1,24 @@
-/** `/indexes/{uid}/search` (POST body or GET query parameters). */
-import { parseFacetSearchBody, parseSearchBody, parseSearchParams, type SearchQuery } from '../../engine/search/query.js'
+/** `/indexes/{uid}/search` (POST body or GET query parameters), `/indexes/{uid}/facet-search`, `/multi-search`. */
+import { facetSearch, multiSearch, search } from '../../engine/index.js'
 import { json } from '../http/json.js'
-import { indexUidFromPath } from '../validation/index-uid.js'
-import type { AppRouter, Ctx } from './context.js'
+import { route, searchKey } from '../http/router.js'
+import { parseFacetSearchBody, parseSearchBody, parseSearchParams } from '../api/search.js'
+import { parseMultiSearchRequest } from '../api/multi-search.js'
+import { indexUidFromPath } from '../api/index-uid.js'
+import type { AppContext, AppRoute } from './context.js'
 
-async function runSearch(ctx: Ctx, query: SearchQuery) {
-  return json(200, await ctx.engine.search(indexUidFromPath(ctx.params.uid!), query))
-}
-
-export function searchRoutes(router: AppRouter): void {
-  router
-    .on('POST', '/indexes/:uid/search', async (ctx) => runSearch(ctx, parseSearchBody(await ctx.body())))
-    .on('GET', '/indexes/:uid/search', (ctx) => runSearch(ctx, parseSearchParams(ctx.req.rawQuery)))
-    .on('POST', '/indexes/:uid/facet-search', async (ctx) => {
-      const request = parseFacetSearchBody(await ctx.body())
-      return json(200, await ctx.engine.facetSearch(indexUidFromPath(ctx.params.uid!), request))
-    })
-}
+export const searchRoutes: AppRoute[] = [
+  route<AppContext>('POST', '/indexes/:uid/search', searchKey, async ({ engine, params, body }) => {
+    const query = parseSearchBody(await body())
+    return json(200, await search(engine, indexUidFromPath(params.uid!), query))
+  }),
+  route<AppContext>('GET', '/indexes/:uid/search', searchKey, async ({ engine, params, req }) => {
+    const query = parseSearchParams(req.rawQuery)
+    return json(200, await search(engine, indexUidFromPath(params.uid!), query))
+  }),
+  route<AppContext>('POST', '/indexes/:uid/facet-search', searchKey, async ({ engine, params, body }) => {
+    const request = parseFacetSearchBody(await body())
+    return json(200, await facetSearch(engine, indexUidFromPath(params.uid!), request))
+  }),
+  route<AppContext>('POST', '/multi-search', searchKey, async ({ engine, body }) => json(200, await multiSearch(engine, parseMultiSearchRequest(await body())))),
+]

@@ -1,48 +1,40 @@
 /**
  * `/indexes/{uid}/settings` (GET, PATCH, DELETE) and every sub-route `/indexes/{uid}/settings/<name>` with
- * Meilisearch's verbs: GET, the update verb (PUT for lists and single values; PATCH for typo-tolerance, faceting,
- * pagination, embedders and chat) and DELETE (resets that field). Updates answer 202 with a `settingsUpdate`
- * task; a PATCH of the whole settings (or an update of a sub-route) creates a missing index, a DELETE does not.
- * As in Meilisearch, the body is read and validated before the index uid.
+ * Meilisearch's verbs: GET, the update verb (PUT for lists and single values; PATCH for the object settings) and
+ * DELETE (resets that field). Updates answer 202 with a `settingsUpdate` task; a PATCH of the whole settings (or an
+ * update of a sub-route) creates a missing index, a DELETE does not. As in Meilisearch, the body is read and
+ * validated before the index uid.
  */
-import {
-  SUB_ROUTES, resetAllUpdate, resetFieldUpdate, settingsFieldView, settingsView, validateSettings,
-} from '../../engine/settings/index.js'
+import { getSettings, updateSettings } from '../../engine/index.js'
+import { resetAllUpdate, resetFieldUpdate, settingsFieldView, settingsView, type SettingsField } from '../../engine/settings/index.js'
 import { json } from '../http/json.js'
-import { indexUidFromPath } from '../validation/index-uid.js'
-import type { AppRouter } from './context.js'
+import { key, route } from '../http/router.js'
+import { SUB_ROUTES, validateSettings } from '../api/settings.js'
+import { indexUidFromPath } from '../api/index-uid.js'
+import type { AppContext, AppRoute } from './context.js'
 
-export function settingsRoutes(router: AppRouter): void {
-  router
-    .on('GET', '/indexes/:uid/settings', ({ engine, params }) => {
-      const uid = indexUidFromPath(params.uid!)
-      return json(200, settingsView(engine.getSettings(uid), { chat: engine.features.isEnabled('chatCompletions') }))
-    })
-    .on('PATCH', '/indexes/:uid/settings', async ({ engine, params, body }) => {
-      const update = validateSettings(await body(), null, engine.features)
-      const uid = indexUidFromPath(params.uid!)
-      return json(202, await engine.updateSettings(uid, update))
-    })
-    .on('DELETE', '/indexes/:uid/settings', async ({ engine, params }) => {
-      const uid = indexUidFromPath(params.uid!)
-      return json(202, await engine.updateSettings(uid, resetAllUpdate()))
-    })
+/** The settings Meilisearch updates with PATCH (objects merged into the stored ones); the others take PUT. */
+const PATCHED: ReadonlySet<SettingsField> = new Set<SettingsField>(['typoTolerance', 'faceting', 'pagination', 'embedders', 'chat'])
 
-  for (const { route, field, verb } of SUB_ROUTES) {
-    const path = `/indexes/:uid/settings/${route}`
-    router
-      .on('GET', path, ({ engine, params }) => {
-        const uid = indexUidFromPath(params.uid!)
-        return json(200, settingsFieldView(engine.getSettings(uid), field))
-      })
-      .on(verb, path, async ({ engine, params, body }) => {
-        const update = validateSettings(await body(), route, engine.features)
-        const uid = indexUidFromPath(params.uid!)
-        return json(202, await engine.updateSettings(uid, update))
-      })
-      .on('DELETE', path, async ({ engine, params }) => {
-        const uid = indexUidFromPath(params.uid!)
-        return json(202, await engine.updateSettings(uid, resetFieldUpdate(field)))
-      })
-  }
-}
+export const settingsRoutes: AppRoute[] = [
+  route<AppContext>('GET', '/indexes/:uid/settings', key('settings.get'), ({ engine, params }) => {
+    const settings = getSettings(engine, indexUidFromPath(params.uid!))
+    return json(200, settingsView(settings, { chat: engine.features.isEnabled('chatCompletions') }))
+  }),
+  route<AppContext>('PATCH', '/indexes/:uid/settings', key('settings.update'), async ({ engine, params, body }) => {
+    const update = validateSettings(await body(), null, engine.features)
+    return json(202, await updateSettings(engine, indexUidFromPath(params.uid!), update))
+  }),
+  route<AppContext>('DELETE', '/indexes/:uid/settings', key('settings.update'), async ({ engine, params }) => json(202, await updateSettings(engine, indexUidFromPath(params.uid!), resetAllUpdate()))),
+  ...SUB_ROUTES.flatMap(({ route: name, field }): AppRoute[] => {
+    const path = `/indexes/:uid/settings/${name}`
+    return [
+      route<AppContext>('GET', path, key('settings.get'), ({ engine, params }) => json(200, settingsFieldView(getSettings(engine, indexUidFromPath(params.uid!)), field))),
+      route<AppContext>(PATCHED.has(field) ? 'PATCH' : 'PUT', path, key('settings.update'), async ({ engine, params, body }) => {
+        const update = validateSettings(await body(), name, engine.features)
+        return json(202, await updateSettings(engine, indexUidFromPath(params.uid!), update))
+      }),
+      route<AppContext>('DELETE', path, key('settings.update'), async ({ engine, params }) => json(202, await updateSettings(engine, indexUidFromPath(params.uid!), resetFieldUpdate(field)))),
+    ]
+  }),
+]

@@ -1,11 +1,12 @@
 /** `/health`, `/version`, `/stats`. */
+import { globalStats } from '../../engine/index.js'
 import { json } from '../http/json.js'
+import { key, open, route } from '../http/router.js'
 import { VERSION } from '../version.js'
-import type { AppRouter } from './context.js'
+import type { AppContext, AppRoute } from './context.js'
 
-export function systemRoutes(router: AppRouter): void {
-  router
-    .on('GET', '/health', () => json(200, { status: 'available' }))
-    .on('GET', '/version', () => json(200, { commitSha: VERSION.commitSha, commitDate: VERSION.commitDate, pkgVersion: VERSION.pkgVersion }))
-    .on('GET', '/stats', ({ engine }) => json(200, engine.globalStats()))
-}
+export const systemRoutes: AppRoute[] = [
+  route<AppContext>('GET', '/health', open, () => json(200, { status: 'available' })),
+  route<AppContext>('GET', '/version', key('version'), () => json(200, { commitSha: VERSION.commitSha, commitDate: VERSION.commitDate, pkgVersion: VERSION.pkgVersion })),
+  route<AppContext>('GET', '/stats', key('stats.get'), async ({ engine }) => json(200, await globalStats(engine))),
+]

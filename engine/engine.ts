@@ -1,0 +1,81 @@
+/**
+ * The engine: the components one data directory holds (storage, the task queue and its scheduler, the index
+ * catalog, documents, the inverted and facet indexes, payload files, feature switches) and their life cycle.
+ * What a caller can do with them is in `operations/`, one file per verb; the engine itself only opens and closes.
+ */
+import { Store } from './storage/index.js'
+import { IndexCatalog, type IndexMeta } from './indexes/catalog.js'
+import { TaskQueue } from './tasks/queue.js'
+import { Scheduler } from './scheduler/scheduler.js'
+import type { WorkerPool } from './pool/index.js'
+import { Features } from './features/index.js'
+import { DocumentStore } from './documents/store.js'
+import { InvertedStore } from './inverted/index.js'
+import { PayloadFiles } from './payload/files.js'
+import { FacetStore } from './facets/index.js'
+import { indexNotFound } from './errors/index.js'
+import { PublishedSettings } from './settings/published.js'
+import { recover } from './recovery.js'
+
+export type Log = (msg: string, level?: 'INFO' | 'ERROR') => void
+
+export interface EngineOptions {
+  /** Data directory (RocksDB lives in `<path>/db`). */
+  path: string
+  pool?: WorkerPool
+  log?: Log
+  /** Test hook: hold each batch this long in `processing` before applying it. */
+  batchDelayMs?: number
+  /** The most tasks the queue keeps before it deletes finished ones itself (Meilisearch: 1,000,000). */
+  maxTasks?: number
+}
+
+export class Engine {
+  private constructor(
+    readonly store: Store,
+    readonly queue: TaskQueue,
+    readonly catalog: IndexCatalog,
+    readonly scheduler: Scheduler,
+    readonly pool: WorkerPool | undefined,
+    /** Experimental feature switches (synchronous, persisted). */
+    readonly features: Features,
+    readonly documents: DocumentStore,
+    readonly payloads: PayloadFiles,
+    readonly inverted: InvertedStore,
+    readonly facets: FacetStore,
+    /** Each index's settings as last published (read by every search). */
+    readonly settings: PublishedSettings,
+    readonly log: Log,
+  ) {}
+
+  static async open(options: EngineOptions): Promise<Engine> {
+    const log: Log = options.log ?? (() => {})
+    const store = await Store.open(options.path)
+    const queue = await TaskQueue.load(store, { maxTasks: options.maxTasks, log })
+    const catalog = await IndexCatalog.load(store)
+    const documents = new DocumentStore(store)
+    const payloads = new PayloadFiles(options.path, store)
+    await recover({ store, queue, catalog, documents, payloads, log })
+    const features = await Features.load(store)
+    const inverted = new InvertedStore(store)
+    const facets = new FacetStore({ scan: (id) => documents.scan(id), version: (id) => documents.state(id) })
+    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, log })
+    const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
+    queue.onRegistered = () => scheduler.wake()
+    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, log)
+    scheduler.wake()
+    return engine
+  }
+
+  /** The metadata of an existing index; `index_not_found` otherwise. */
+  index(uid: string): IndexMeta {
+    const meta = this.catalog.get(uid)
+    if (!meta) throw indexNotFound(uid)
+    return meta
+  }
+
+  async close(): Promise<void> {
+    await this.scheduler.stop()
+    await this.store.close()
+  }
+}

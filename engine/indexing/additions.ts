@@ -1,0 +1,108 @@
+/**
+ * Document additions (`POST` replaces, `PUT` updates) in an index batch. The payload is read in chunks prepared in
+ * the worker pool (parsed, ids read and checked, documents encoded for storage, words extracted), several at once,
+ * while this thread assigns internal ids and stages the writes: new documents and their forward records are written
+ * ahead; a replaced document's old facet values are taken out; an update merges top-level fields and is extracted
+ * again. The primary key is inferred from the first chunk when the index has none.
+ */
+import { TesseraError, indexNotFound } from '../errors/index.js'
+import { runJob } from '../pool/jobs.js'
+import { INLINE_LIMIT } from '../payload/files.js'
+import type { Document } from '../payload/documents.js'
+import type { DocumentAddition, Details } from '../tasks/types.js'
+import { decodeDocument, type PreparedChunk } from '../documents/prepare.js'
+import type { IndexBatch } from './index-batch.js'
+
+export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentAddition, details: Details | null): Promise<Details> {
+  let meta = batch.deps.draft.get(uid)
+  if (!meta) {
+    if (!op.allowIndexCreation) throw indexNotFound(uid)
+    meta = batch.deps.draft.create(uid, null, batch.deps.now)
+  }
+  if (meta.primaryKey !== null && op.primaryKey !== null && op.primaryKey !== meta.primaryKey && op.method === 'update') {
+    throw new TesseraError('index_primary_key_already_exists', `Index already has a primary key: \`${meta.primaryKey}\`.`)
+  }
+  const source = { ...batch.deps.payloads.source(op.payload), format: op.format, csvDelimiter: op.csvDelimiter }
+  let primaryKey = meta.primaryKey ?? op.primaryKey
+  let received = 0
+  const docs = batch.docs(meta)
+  const words = await batch.wordsDraft(meta)
+  const facets = await batch.facetsDraft(meta)
+  const extraction = batch.extraction(meta)
+  // Chunks are prepared in the pool (parsed, ids read, encoded, words extracted), several at once, while this
+  // thread stores the one before. Until the primary key is known, the first chunk (which infers it) goes alone.
+  const prepare = (i: number): Promise<PreparedChunk> => {
+    const range = op.chunks[i]!
+    // Small chunks are prepared here: the hop to a worker would cost more than the work.
+    const pool = range[1] - range[0] <= INLINE_LIMIT ? undefined : batch.deps.pool
+    const prepared = runJob(pool, 'prepareChunk', { ...source, start: range[0], end: range[1], csvHeader: op.csvHeader, primaryKey, extraction })
+    // A prefetched chunk may fail while the batch is already failing for another reason: never unhandled.
+    prepared.catch(() => {})
+    return prepared
+  }
+  const ahead = (batch.deps.pool?.threads ?? 0) + 1
+  const inFlight: Promise<PreparedChunk>[] = []
+  let sent = 0
+  const fill = () => {
+    while (sent < op.chunks.length && inFlight.length < ahead && (primaryKey !== null || sent === 0)) inFlight.push(prepare(sent++))
+  }
+  const names: string[] = []
+  try {
+    for (fill(); inFlight.length > 0; fill()) {
+      batch.checkAborted()
+      const chunk = await inFlight.shift()!
+      if (chunk.error) throw new TesseraError(chunk.error.code, chunk.error.message)
+      if (meta.primaryKey === null && chunk.primaryKey !== null) {
+        primaryKey = chunk.primaryKey
+        meta = { ...meta, primaryKey, updatedAt: batch.deps.now }
+        batch.deps.draft.put(meta)
+      }
+      fill()
+      const bytes = Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength)
+      const docids: number[] = new Array(chunk.ids.length)
+      // Merged updates are extracted again (the payload's words are not the stored document's).
+      const merged: { at: number; doc: Document }[] = []
+      let from = 0
+      let run = 0
+      for (let k = 0; k < chunk.ids.length; k++) {
+        const ext = chunk.ids[k]!
+        const encoded = bytes.subarray(from, (from = chunk.ends[k]!))
+        const count = chunk.fields[run]!
+        names.length = count
+        for (let f = 0; f < count; f++) names[f] = chunk.fieldNames[chunk.fields[run + 1 + f]!]!
+        run += count + 1
+        // A replaced document's old facet values are taken out (so its old version is read).
+        const existing = op.method === 'update' || facets ? docs.lookup(ext) : undefined
+        const old = existing === undefined ? undefined : docs.read(existing)
+        if (old && facets) facets.remove(existing!, old)
+        if (old && op.method === 'update') {
+          // Add-or-update replaces top-level fields whole (nested objects are not deep-merged).
+          const stored = { ...old, ...decodeDocument(encoded) }
+          merged.push({ at: k, doc: stored })
+          docids[k] = await docs.put(ext, stored)
+          facets?.add(docids[k]!, stored)
+        } else {
+          docids[k] = await docs.putEncoded(ext, encoded, names)
+          facets?.add(docids[k]!, decodeDocument(encoded))
+        }
+      }
+      received += chunk.ids.length
+      words.add(docids, chunk.words)
+      if (merged.length > 0) words.add(merged.map((m) => docids[m.at]!), await batch.extract(merged.map((m) => m.doc), extraction))
+      // New documents' forward records go to disk with them, ahead of the final commit.
+      for (const docid of docids) {
+        const record = words.recordBytes(docid)
+        if (record && await docs.writeAhead('positions', docid, record)) words.writtenAhead(docid)
+      }
+    }
+  } catch (err) {
+    await Promise.allSettled(inFlight)
+    throw err
+  }
+  if (meta.primaryKey === null && primaryKey !== null) {
+    // An empty payload still sets the primary key it names.
+    batch.deps.draft.put({ ...meta, primaryKey, updatedAt: batch.deps.now })
+  }
+  batch.consumedPayloads.push(op.payload)
+  return { ...details, receivedDocuments: received, indexedDocuments: received }
+}

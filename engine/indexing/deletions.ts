@@ -1,0 +1,67 @@
+/**
+ * Document deletions in an index batch: by id, by filter (evaluated on the batch's own state, so it sees what the
+ * batch's earlier tasks added or deleted), and clears (the index moves to a fresh internal id; the old one's data
+ * is dropped as a whole after the commit).
+ */
+import { checkFilterable, matches, parseFilter, type FilterExpression } from '../filter/index.js'
+import type { IndexMeta } from '../indexes/catalog.js'
+import type { Document } from '../payload/documents.js'
+import type { Details } from '../tasks/types.js'
+import { documentId } from '../documents/ids.js'
+import { canonicalId } from '../documents/read.js'
+import { evaluateFilter } from '../facets/filter.js'
+import { RoaringBitmap32 } from '../inverted/index.js'
+import type { IndexBatch } from './index-batch.js'
+
+export async function deleteByIds(batch: IndexBatch, meta: IndexMeta, ids: readonly string[]): Promise<number> {
+  const docs = batch.docs(meta)
+  const words = await batch.wordsDraft(meta)
+  const facets = await batch.facetsDraft(meta)
+  let deleted = 0
+  for (const id of ids) {
+    const ext = canonicalId(id)
+    if (facets && ext !== null) {
+      const existing = docs.lookup(ext)
+      const old = existing === undefined ? undefined : docs.read(existing)
+      if (old) facets.remove(existing!, old)
+    }
+    const docid = ext === null ? undefined : docs.delete(ext)
+    if (docid !== undefined) {
+      words.remove(docid)
+      deleted++
+    }
+  }
+  return deleted
+}
+
+export async function deleteByFilter(batch: IndexBatch, meta: IndexMeta, filter: unknown): Promise<number> {
+  const expr = parseFilter(filter, 'invalid_document_filter')
+  if (expr === null) return 0
+  checkFilterable(expr, batch.settingsOf(meta).filterableAttributes, 'invalid_document_filter', { containsFilter: batch.deps.features.isEnabled('containsFilter') })
+  const docs = batch.docs(meta)
+  const facets = await batch.facetsDraft(meta)
+  // Evaluated on the batch's own state (what its earlier tasks added, replaced or deleted): on the facet draft,
+  // or document by document for what facets do not hold (`_vectors` conditions, and any filter when nothing is
+  // faceted, which only those can pass the check).
+  await docs.flush()
+  const live = docs.liveSet()
+  const perDocument = (e: FilterExpression) => RoaringBitmap32.from(live.toArray().filter((d) => { const doc = docs.read(d); return doc !== undefined && matches(e, doc) }))
+  const doomed: [string, number, Document][] = []
+  for (const docid of facets ? evaluateFilter(expr, facets.snapshot(), live, perDocument) : perDocument(expr)) {
+    const doc = docs.read(docid)
+    if (doc) doomed.push([documentId(doc, meta.primaryKey!), docid, doc])
+  }
+  const words = await batch.wordsDraft(meta)
+  for (const [ext, docid, doc] of doomed) {
+    if (docs.delete(ext) === undefined) continue
+    words.remove(docid)
+    facets?.remove(docid, doc)
+  }
+  return doomed.length
+}
+
+export function clearDocuments(batch: IndexBatch, uid: string, meta: IndexMeta, details: Details | null): Details {
+  const deleted = batch.docs(meta).count
+  batch.reassign(uid, meta)
+  return { ...details, deletedDocuments: deleted }
+}

@@ -1,0 +1,143 @@
+/**
+ * `POST /multi-search`, with and without `federation`, as Meilisearch answers it
+ * (`crates/meilisearch/src/routes/multi_search.rs`, `crates/meilisearch/src/search/federated/perform.rs`).
+ *
+ * - Without `federation`: `{results: [{indexUid, ...search response}]}` in query order. A query with
+ *   `federationOptions` fails (`invalid_multi_search_federation_options`), and so does a query whose search fails,
+ *   its message prefixed with ``Inside `.queries[N]`: ``.
+ * - With `federation`: a query with `offset`/`limit`/`page`/`hitsPerPage` (`invalid_multi_search_query_pagination`)
+ *   or non-empty `facets` (`invalid_multi_search_query_facets`) fails; queries then run index by index in uid order
+ *   (so the first missing index in that order is the one reported, at its first query), and their hits are merged
+ *   (search/federation.ts).
+ * - A missing index inside a query is `index_not_found` with status 400 (the resource is not in the URL).
+ */
+import { performance } from 'node:perf_hooks'
+import type { Engine } from '../engine.js'
+import { TesseraError } from '../errors/index.js'
+import type { JsonObject } from '../json/value.js'
+import { federatedHitsInfo, federationWindow, indexHitCount, mergeFederatedHits, type QueryHits } from '../search/federation.js'
+import { searchIndex, requireKeyword } from '../search/dispatch.js'
+import { keywordSearch } from '../search/keyword.js'
+import type { Federation, MultiSearchQuery, MultiSearchRequest, SearchQuery } from '../search/request.js'
+import { searchSource } from './search-source.js'
+
+export async function multiSearch(engine: Engine, request: MultiSearchRequest): Promise<JsonObject> {
+  return request.federation === null ? separateSearches(engine, request.queries) : federatedSearch(engine, request.queries, request.federation)
+}
+
+/** An error raised while running query `n`: its message located, `index_not_found` answered with 400. */
+function inside(err: unknown, n: number): unknown {
+  if (!(err instanceof TesseraError)) return err
+  return new TesseraError(err.code, `Inside \`.queries[${n}]\`: ${err.message}`, err.code === 'index_not_found' ? 400 : undefined)
+}
+
+/** Rust's `{:?}` of a `Vec<String>`. */
+function debugList(items: readonly string[]): string {
+  const quote = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"`
+  return `[${items.map(quote).join(', ')}]`
+}
+
+async function separateSearches(engine: Engine, queries: MultiSearchQuery[]): Promise<JsonObject> {
+  const results: JsonObject[] = []
+  for (let n = 0; n < queries.length; n++) {
+    const { indexUid, query, federationOptions } = queries[n]!
+    if (federationOptions !== null) {
+      throw new TesseraError('invalid_multi_search_federation_options', `Inside \`.queries[${n}]\`: Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from query #${n} or add \`federation\` to the request.`)
+    }
+    try {
+      results.push({ indexUid, ...searchIndex(await searchSource(engine, indexUid), query) })
+    } catch (err) {
+      throw inside(err, n)
+    }
+  }
+  return { results }
+}
+
+const PAGINATION_FIELDS = ['offset', 'limit', 'page', 'hitsPerPage'] as const
+
+/** The checks made while the queries are partitioned, in query order; each query's merge position. */
+function federatedPositions(engine: Engine, queries: MultiSearchQuery[]): number[] {
+  return queries.map(({ indexUid, query, present, federationOptions }, n) => {
+    const paginated = PAGINATION_FIELDS.find((f) => present.has(f))
+    if (paginated !== undefined) {
+      throw new TesseraError('invalid_multi_search_query_pagination', `Inside \`.queries[${n}]\`: Using pagination options is not allowed in federated queries.\n - Hint: remove \`${paginated}\` from query #${n} or remove \`federation\` from the request\n - Hint: pass \`federation.limit\` and \`federation.offset\` for pagination in federated search`)
+    }
+    if (query.facets !== null && query.facets.length > 0) {
+      throw new TesseraError('invalid_multi_search_query_facets', `Inside \`.queries[${n}]\`: Using facet options is not allowed in federated queries.\n - Hint: remove \`facets\` from query #${n} or remove \`federation\` from the request\n - Hint: pass \`federation.facetsByIndex.${indexUid}: ${debugList(query.facets)}\` for facets in federated search`)
+    }
+    if (federationOptions?.remote != null) {
+      engine.features.require('network', 'Performing a remote federated search')
+      throw new TesseraError('invalid_multi_search_remote', `Invalid \`queries[${n}].federation_options.remote\`: remote \`${federationOptions.remote}\` is not registered`)
+    }
+    if (federationOptions?.queryPosition != null) engine.features.require('network', 'Using `federationOptions.queryPosition`')
+    return federationOptions?.queryPosition ?? n
+  })
+}
+
+async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], federation: Federation): Promise<JsonObject> {
+  const start = performance.now()
+  const positions = federatedPositions(engine, queries)
+  const window = federationWindow(federation)
+  // Queries run index by index, indexes in uid order, queries of an index in request order.
+  const byIndex = new Map<string, number[]>()
+  queries.forEach((q, n) => byIndex.set(q.indexUid, [...(byIndex.get(q.indexUid) ?? []), n]))
+  const uids = [...byIndex.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const merged: QueryHits[] = []
+  let hitNumber = 0
+  for (const uid of uids) {
+    const ns = byIndex.get(uid)!
+    const counts: { candidates: number; docids: number[] }[] = []
+    let documents = 0
+    for (const n of ns) {
+      const { query, federationOptions } = queries[n]!
+      let result: FederatedQueryResult
+      try {
+        result = await federatedQuery(engine, uid, query, window.required)
+      } catch (err) {
+        // A missing index is reported at the first query of that index.
+        throw inside(err, err instanceof TesseraError && err.code === 'index_not_found' ? positions[ns[0]!]! : positions[n]!)
+      }
+      documents = result.documents
+      counts.push({ candidates: result.candidates, docids: result.docids })
+      merged.push({
+        indexUid: uid, position: positions[n]!, weight: federationOptions?.weight ?? 1, showRankingScore: query.showRankingScore,
+        hits: result.hits, docids: result.docids,
+      })
+    }
+    hitNumber += indexHitCount(counts, documents)
+  }
+  // Indexes named in `facetsByIndex` but not queried must exist too.
+  for (const uid of federation.facetsByIndex.keys()) {
+    if (byIndex.has(uid) || engine.catalog.has(uid)) continue
+    throw new TesseraError('index_not_found', `Inside \`.federation.facetsByIndex.${uid}\`: Index \`${uid}\` not found.\n - Note: index \`${uid}\` is not used in queries`, 400)
+  }
+  // Merge in query order so that equal positions keep the request's order.
+  merged.sort((a, b) => a.position - b.position)
+  const hits = mergeFederatedHits(merged, window.skip, window.take)
+  return { hits, processingTimeMs: Math.floor(performance.now() - start), ...federatedHitsInfo(federation, hitNumber) }
+}
+
+interface FederatedQueryResult {
+  hits: Record<string, unknown>[]
+  docids: number[]
+  /** Matching documents, not bounded by `maxTotalHits` (Meilisearch counts candidates so in federation). */
+  candidates: number
+  /** Documents in the index. */
+  documents: number
+}
+
+/** One query of a federated search: its first `limit` hits (bounded by the index's `maxTotalHits`), with scores. */
+async function federatedQuery(engine: Engine, uid: string, query: SearchQuery, limit: number): Promise<FederatedQueryResult> {
+  const source = await searchSource(engine, uid)
+  requireKeyword(source, query)
+  let docids: number[] = []
+  // The window is bounded here; the search itself counts candidates without the bound.
+  const unbounded = {
+    ...source,
+    settings: { ...source.settings, pagination: { ...source.settings.pagination, maxTotalHits: Number.MAX_SAFE_INTEGER } },
+    fetch: (ids: number[]) => { docids = ids; return source.fetch(ids) },
+  }
+  const window = { offset: 0, limit: Math.min(limit, source.settings.pagination.maxTotalHits), page: null, hitsPerPage: null }
+  const result = keywordSearch(unbounded, { ...query, ...window, showRankingScore: true })
+  return { hits: result.hits as Record<string, unknown>[], docids, candidates: result.estimatedTotalHits as number, documents: source.live.size }
+}

@@ -1,0 +1,55 @@
+/**
+ * What readers of one index read: its published state (documents, settings, inverted and facet indexes), never a
+ * batch in progress. Shared by the document, search and facet-search operations, so filters mean the same
+ * everywhere.
+ */
+import roaring from 'roaring'
+import type { Engine } from '../engine.js'
+import type { IndexMeta } from '../indexes/catalog.js'
+import type { Settings } from '../settings/index.js'
+import type { DocState } from '../documents/store.js'
+import { facetConfig, type FacetIndex } from '../facets/index.js'
+import { evaluateFilter } from '../facets/filter.js'
+import { matches, type FilterExpression } from '../filter/index.js'
+import type { Bitmap } from '../inverted/index.js'
+
+const { RoaringBitmap32 } = roaring
+
+/** Documents read per storage call when a filter has to look at documents one by one. */
+const SCAN_CHUNK = 1000
+
+export interface PublishedIndex {
+  meta: IndexMeta
+  settings: Settings
+  state: DocState
+  /** The facet index for the current settings (built from the documents the first time it is needed). */
+  facets(): Promise<FacetIndex>
+  /** The live documents matching a filter. */
+  filter(expr: FilterExpression): Promise<Bitmap>
+}
+
+export function publishedIndex(engine: Engine, uid: string): PublishedIndex {
+  const meta = engine.index(uid)
+  const settings = engine.settings.of(meta.id)
+  const state = engine.documents.state(meta.id)
+  const facets = () => engine.facets.get(meta.id, facetConfig(settings))
+  return {
+    meta, settings, state, facets,
+    filter: async (expr) => filterWith(engine, meta.id, await facets(), state.live, expr),
+  }
+}
+
+/** A filter's live documents: the facet index's evaluation, with `_vectors` conditions checked document by document. */
+export function filterWith(engine: Engine, indexId: number, facets: FacetIndex, live: Bitmap, expr: FilterExpression): Bitmap {
+  return evaluateFilter(expr, facets, live, (e) => scanFilter(engine, indexId, live, e))
+}
+
+function scanFilter(engine: Engine, indexId: number, live: Bitmap, expr: FilterExpression): Bitmap {
+  const ids = live.toArray()
+  const out: number[] = []
+  for (let i = 0; i < ids.length; i += SCAN_CHUNK) {
+    const chunk = ids.slice(i, i + SCAN_CHUNK)
+    engine.documents.getMany(indexId, chunk).forEach((doc, k) => { if (matches(expr, doc)) out.push(chunk[k]!) })
+  }
+  return RoaringBitmap32.from(out)
+}

@@ -1,0 +1,65 @@
+/**
+ * What the scheduler asks of a batch, whatever its kind (an index's documents and settings, a cancelation, a task
+ * deletion): its effects computed off the critical path, then the commit protocol's steps. The scheduler commits
+ * the effects with the tasks' final states and the batch record in one atomic write, and publishes in the same tick.
+ */
+import type { Store, WriteOp } from '../storage/index.js'
+import type { TaskQueue } from '../tasks/queue.js'
+import type { IndexCatalog } from '../indexes/catalog.js'
+import type { DocumentStore } from '../documents/store.js'
+import type { PayloadFiles } from '../payload/files.js'
+import type { InvertedStore } from '../inverted/index.js'
+import type { FacetStore } from '../facets/index.js'
+import type { Features } from '../features/index.js'
+import type { WorkerPool } from '../pool/index.js'
+import type { Details, Task, TaskStatus } from '../tasks/types.js'
+
+export interface ComputedBatch {
+  /** The effects' writes (flushing anything written ahead first). */
+  prepare(): Promise<WriteOp[]>
+  /** Final states of the batch's tasks, plus any other task whose record the batch rewrites. */
+  finals: Task[]
+  before: Map<number, Task>
+  publish(): void
+  afterCommit(): Promise<void>
+  /** The batch will not be committed (aborted before its commit): undo what it wrote ahead. */
+  abandon(): Promise<void>
+}
+
+/** What document and settings batches need besides the queue and the catalog. */
+export interface SchedulerDeps {
+  documents: DocumentStore
+  payloads: PayloadFiles
+  inverted: InvertedStore
+  facets: FacetStore
+  features: Features
+  pool?: WorkerPool
+}
+
+export interface SchedulerOptions {
+  /** Test hook: wait this long after marking a batch processing, before applying it. */
+  batchDelayMs?: number
+  log?: (msg: string, level?: 'INFO' | 'ERROR') => void
+}
+
+/** What every batch kind reads: the storage, the queue, the catalog and the components batches change. */
+export interface BatchEnv {
+  store: Store
+  queue: TaskQueue
+  catalog: IndexCatalog
+  deps: SchedulerDeps
+  options: SchedulerOptions
+}
+
+export function finish(task: Task, status: TaskStatus, details: Details | null, error: Task['error']): Task {
+  return { ...task, status, details, error }
+}
+
+/** Count fields of details that mean "how much was done": a task that failed or was canceled did none of it. */
+const DONE_COUNTS = ['indexedDocuments', 'deletedDocuments', 'editedDocuments', 'canceledTasks', 'deletedTasks']
+export function failedDetails(details: Details | null): Details | null {
+  if (details === null) return null
+  const out: Details = { ...details }
+  for (const k of DONE_COUNTS) if (k in out) out[k] = 0
+  return out
+}

@@ -1,0 +1,420 @@
+/**
+ * Matching one document at a time: the `Matcher` scans a document's forward record (its words with fields and
+ * positions) for the query's derivations, into reusable typed arrays, and `measure` derives from those occurrences
+ * the cost components every keyword ranking rule reads (`rules/components.ts`), as milli's graph-based rules rank
+ * them (`ranking_rule_graph/*`, `exact_attribute.rs`):
+ *
+ * - words: terms kept by the matching strategy (the bucket);
+ * - typo: per kept term, the cheapest derivation found (0 exact, prefix or synonym; 1 one typo or split; 2 two
+ *   typos; ngrams n + k); later components see only the occurrences of that cost;
+ * - proximity: per pair of kept terms adjacent in the query, 0 when the second follows the first, 1 when one word
+ *   sits between them or they are swapped, 2 for two words between or swapped one apart, else 3 (byAttribute: 0
+ *   when a field holds both, else 3);
+ * - field weight and word position: per term, the weight of the best field holding it and the cost of its best
+ *   position against its position in the query;
+ * - exactness: a field equal to the query, a field starting with it, or neither; and the terms found as their own
+ *   word.
+ *
+ * Speed: ranking a bucket of tens of thousands of documents must take a few milliseconds, so the per-document work
+ * allocates nothing; score details (objects) are built only for the hits returned.
+ */
+import type { ForwardRecords } from '../inverted/forward.js'
+import { grown } from '../util/typed.js'
+import { positionCost } from '../inverted/positions.js'
+import { phraseAt, phraseConditions, type PhraseCondition, type QueryPlan, type Term } from './terms.js'
+import {
+  C_EXACT_TYPE, C_FID, C_FID_MAX, C_MISSING, C_POS, C_POS_MAX, C_PROX, C_PROX_MAX, C_SKIPPED, C_TYPO, C_TYPO_MAX,
+  C_WORDS_MAX, EXACT_MATCH, MATCHES_START, NO_EXACT_MATCH,
+} from './rules/components.js'
+
+
+const EXACT = 1
+const ROLE_FIRST = 2
+const ROLE_LAST = 4
+
+/**
+ * Word id → the query's entries for that word, for the current query only: `stamp[word] === generation` marks a
+ * word of the query, `slot[word]` its first entry. Shared by all matchers (searches are synchronous: a matcher is
+ * used to its end before the next one is made), so no per-query array of the vocabulary's size is allocated.
+ */
+const lookup = { stamp: new Uint32Array(1024), slot: new Int32Array(1024), generation: 0 }
+
+function growLookup(size: number): void {
+  lookup.stamp = grown(lookup.stamp, size)
+  lookup.slot = grown(lookup.slot, size)
+}
+
+interface PhraseEntry { term: number; words: (number | null)[]; conditions: PhraseCondition[]; first: number; last: number; typo: number; exact: boolean }
+
+/** The constants of one set of kept terms (the words rule's bucket). */
+interface KeptInfo {
+  /** Per term index: 1 when kept. */
+  mask: Uint8Array
+  /** The kept terms' indexes, in query order. */
+  keptIndex: Int32Array
+  /** Per term index: its query position and word count. */
+  keptPosition: Int32Array
+  keptWords: Int32Array
+  /** Adjacent pairs of kept terms (query order): left term, right term, left word count (the proximity maximum is 3 per pair: `pairs.length`). */
+  pairs: number[]
+  typoMax: number
+  fidMax: number
+  posMax: number
+  wordsMax: number
+  /** Whether the kept terms can make an exact attribute (the query's own words from the first term, no gap). */
+  exactEligible: boolean
+}
+
+/**
+ * Finds every term's occurrences in one document at a time. After `load(docid)`, occurrence `i < n` is
+ * `term[i]`, `at[i]` (fid << 16 | position), `typo[i]`, `span[i]` (query terms covered: ngrams > 1) and `flags[i]`
+ * (EXACT: the term's own word; ROLE_FIRST / ROLE_LAST: a phrase's first / last word — proximity pairs a phrase on
+ * the left by its last word and on the right by its first, wherever they are, as milli does); `count[t]` is the
+ * number of occurrences of term `t`.
+ */
+export class Matcher {
+  private readonly generation: number
+  /** Entries by slot: `entStart[slot]` … `entStart[slot + 1]`. */
+  private readonly entStart: Int32Array
+  private readonly entTerm: Int32Array
+  private readonly entTypo: Int32Array
+  private readonly entSpan: Int32Array
+  private readonly entExact: Uint8Array
+  private readonly phrases: PhraseEntry[] = []
+  private readonly keptInfo = new Map<readonly Term[], KeptInfo>()
+
+  n = 0
+  term = new Int32Array(64)
+  at = new Uint32Array(64)
+  typo = new Int32Array(64)
+  span = new Int32Array(64)
+  flags = new Uint8Array(64)
+  readonly count: Int32Array
+  /** The loaded record: `forward.data[from .. to)`. */
+  private from = 0
+  private to = 0
+  /** Per term, set by `measure`: the cheapest typo among the occurrences, the best field weight and position cost, whether its own word is found. */
+  private readonly minTypo: Int32Array
+  private readonly minWeight: Int32Array
+  private readonly minPos: Int32Array
+  private readonly exactFound: Uint8Array
+
+  constructor(private readonly plan: QueryPlan, private readonly forward: ForwardRecords, private readonly byAttribute = false) {
+    const generation = lookup.generation = (lookup.generation + 1) >>> 0
+    if (generation === 0) { lookup.stamp.fill(0); lookup.generation = 1 }
+    this.generation = lookup.generation
+    // Entries grouped by word id.
+    const byWord = new Map<number, { term: number; typo: number; exact: boolean; span: number }[]>()
+    let maxWord = 0
+    for (const t of plan.terms) {
+      for (const d of t.words) {
+        let list = byWord.get(d.wordId)
+        if (!list) byWord.set(d.wordId, (list = []))
+        list.push({ term: t.index, typo: d.typo, exact: d.exact, span: d.span })
+        if (d.wordId > maxWord) maxWord = d.wordId
+      }
+      for (const p of t.phrases) {
+        const first = p.words.find((w) => w !== null) ?? -1
+        const last = p.words.findLast((w) => w !== null) ?? -1
+        this.phrases.push({ term: t.index, words: p.words, conditions: phraseConditions(p.words), first, last, typo: p.typo, exact: p.exact })
+      }
+    }
+    growLookup(maxWord + 1)
+    let total = 0
+    for (const list of byWord.values()) total += list.length
+    this.entStart = new Int32Array(byWord.size + 1)
+    this.entTerm = new Int32Array(total)
+    this.entTypo = new Int32Array(total)
+    this.entSpan = new Int32Array(total)
+    this.entExact = new Uint8Array(total)
+    let slot = 0
+    let k = 0
+    for (const [word, list] of byWord) {
+      lookup.stamp[word] = this.generation
+      lookup.slot[word] = slot
+      this.entStart[slot] = k
+      for (const e of list) {
+        this.entTerm[k] = e.term
+        this.entTypo[k] = e.typo
+        this.entSpan[k] = e.span
+        this.entExact[k] = e.exact ? 1 : 0
+        k++
+      }
+      slot++
+    }
+    this.entStart[slot] = k
+    this.count = new Int32Array(plan.terms.length)
+    this.minTypo = new Int32Array(plan.terms.length)
+    this.minWeight = new Int32Array(plan.terms.length)
+    this.minPos = new Int32Array(plan.terms.length)
+    this.exactFound = new Uint8Array(plan.terms.length)
+  }
+
+  /** Double the occurrence arrays. */
+  private grow(): void {
+    const size = this.term.length + 1
+    this.term = grown(this.term, size)
+    this.at = grown(this.at, size)
+    this.typo = grown(this.typo, size)
+    this.span = grown(this.span, size)
+    this.flags = grown(this.flags, size)
+  }
+
+  private push(term: number, at: number, typo: number, span: number, flags: number): void {
+    if (this.n === this.term.length) this.grow()
+    const i = this.n++
+    this.term[i] = term
+    this.at[i] = at
+    this.typo[i] = typo
+    this.span[i] = span
+    this.flags[i] = flags
+    this.count[term]!++
+  }
+
+  /** Scan a document: its occurrences of the query's derivations. */
+  load(docid: number): void {
+    if (lookup.generation !== this.generation) throw new Error('Matcher used after another query started')
+    const count = this.count
+    for (let t = 0; t < count.length; t++) count[t] = 0
+    const forward = this.forward
+    if (docid >= forward.limit) { this.n = 0; this.from = this.to = 0; return }
+    const data = forward.data
+    const from = this.from = forward.start[docid]!
+    const to = this.to = forward.end[docid]!
+    const { stamp, slot } = lookup
+    const generation = this.generation
+    const allowed = this.plan.fieldAllowed
+    const exactFields = this.plan.exactFields
+    const { entStart, entTerm, entTypo, entSpan, entExact } = this
+    let { term: oTerm, at: oAt, typo: oTypo, span: oSpan, flags: oFlags } = this
+    let n = 0
+    for (let k = from; k < to; k += 2) {
+      const word = data[k]!
+      if (stamp[word] !== generation) continue
+      const at = data[k + 1]!
+      const fid = at >>> 16
+      if (allowed !== null && allowed[fid] !== 1) continue
+      const s = slot[word]!
+      for (let e = entStart[s]!, end = entStart[s + 1]!; e < end; e++) {
+        const typo = entTypo[e]!
+        const span = entSpan[e]!
+        const exact = entExact[e]!
+        // Typo derivations never match in `disableOnAttributes` fields.
+        if (exactFields !== null && exactFields[fid] === 1 && typo > (span > 1 ? span : 0) && exact === 0) continue
+        if (n === oTerm.length) {
+          this.n = n
+          this.grow()
+          ;({ term: oTerm, at: oAt, typo: oTypo, span: oSpan, flags: oFlags } = this)
+        }
+        const t = entTerm[e]!
+        oTerm[n] = t
+        oAt[n] = at
+        oTypo[n] = typo
+        oSpan[n] = span
+        oFlags[n] = exact
+        n++
+        count[t]!++
+      }
+    }
+    this.n = n
+    // A phrase must hold within the searched fields.
+    for (const p of this.phrases) {
+      if (!phraseAt(data, from, to, p.words, this.byAttribute, p.conditions, allowed)) continue
+      const flags = p.exact ? EXACT : 0
+      for (let k = from; k < to; k += 2) {
+        const at = data[k + 1]!
+        if (allowed && !allowed[at >>> 16]) continue
+        if (data[k] === p.first) this.push(p.term, at, p.typo, 1, flags | ROLE_FIRST)
+        if (data[k] === p.last) this.push(p.term, at, p.typo, 1, flags | ROLE_LAST)
+      }
+    }
+  }
+
+  /** The number of words the loaded document has in a field (all its words, searched or not). */
+  private fieldWords(fid: number): number {
+    const data = this.forward.data
+    let count = 0
+    for (let k = this.from + 1; k < this.to; k += 2) if (data[k]! >>> 16 === fid) count++
+    return count
+  }
+
+  /** Whether the loaded document has every term of `kept`. */
+  hasAll(kept: readonly Term[]): boolean {
+    for (const t of kept) if (this.count[t.index] === 0) return false
+    return true
+  }
+
+  info(kept: readonly Term[]): KeptInfo {
+    let info = this.keptInfo.get(kept)
+    if (!info) {
+      const { plan } = this
+      const mask = new Uint8Array(plan.terms.length)
+      for (const t of kept) mask[t.index] = 1
+      const pairs: number[] = []
+      for (let i = 0; i + 1 < kept.length; i++) {
+        const a = kept[i]!
+        const b = kept[i + 1]!
+        // Only terms adjacent in the query are scored (a dropped word, stop word or hard separator breaks the chain).
+        if (b.position === a.position + a.wordCount) pairs.push(a.index, b.index, a.wordCount)
+      }
+      let wordsMax = 0
+      for (const t of kept) wordsMax += t.wordCount
+      let exactEligible = kept.length > 0 && kept[0]!.index === 0
+      for (let i = 0; i < kept.length && exactEligible; i++) if (kept[i]!.index !== i || !kept[i]!.originalIndexed) exactEligible = false
+      const keptPosition = new Int32Array(plan.terms.length)
+      const keptWords = new Int32Array(plan.terms.length)
+      for (const t of kept) { keptPosition[t.index] = t.position; keptWords[t.index] = t.wordCount }
+      info = {
+        mask,
+        keptIndex: Int32Array.from(kept, (t) => t.index),
+        keptPosition,
+        keptWords,
+        pairs,
+        typoMax: maxTypoCost(plan, kept),
+        fidMax: plan.maxWeight * wordsMax,
+        posMax: 10 * kept.length,
+        wordsMax,
+        exactEligible,
+      }
+      this.keptInfo.set(kept, info)
+    }
+    return info
+  }
+
+  /**
+   * The cost components of the loaded document for the kept terms (`skipped`: query words dropped by the words
+   * rule), written to `out` (see `rules/components.ts`).
+   */
+  measure(kept: readonly Term[], skipped: number, out: Int32Array): void {
+    const info = this.info(kept)
+    const { plan, n, term, typo, flags, at, minTypo, minWeight, minPos, exactFound } = this
+    const { mask, keptIndex, keptPosition, keptWords } = info
+    const K = keptIndex.length
+    const maxWeight = plan.maxWeight
+    for (let k = 0; k < K; k++) {
+      const t = keptIndex[k]!
+      minTypo[t] = 0x7fffffff
+      minWeight[t] = maxWeight
+      minPos[t] = 10
+      exactFound[t] = 0
+    }
+    // The cheapest typo of each kept term; later rules only see the occurrences at that cost.
+    for (let i = 0; i < n; i++) {
+      const t = term[i]!
+      if (mask[t] === 1 && typo[i]! < minTypo[t]!) minTypo[t] = typo[i]!
+    }
+    // Attribute rank and word position from each term's best occurrences (a phrase by its first word); exactness
+    // from any occurrence of its own word.
+    const weights = plan.weights
+    for (let i = 0; i < n; i++) {
+      const t = term[i]!
+      if (mask[t] !== 1) continue
+      const f = flags[i]!
+      if ((f & EXACT) !== 0) exactFound[t] = 1
+      if (typo[i] !== minTypo[t] || (f & ROLE_LAST) !== 0) continue
+      const a = at[i]!
+      const field = a >>> 16
+      const w = field < weights.length ? weights[field]! : maxWeight
+      if (w < minWeight[t]!) minWeight[t] = w
+      const c = positionCost(a & 0xffff, keptPosition[t]!)
+      if (c < minPos[t]!) minPos[t] = c
+    }
+    let typoCost = 0
+    let fid = 0
+    let pos = 0
+    let missing = 0
+    for (let k = 0; k < K; k++) {
+      const t = keptIndex[k]!
+      if (minTypo[t] === 0x7fffffff) minTypo[t] = 0
+      typoCost += minTypo[t]!
+      fid += minWeight[t]! * keptWords[t]!
+      pos += minPos[t]!
+      if (exactFound[t] === 0) missing += keptWords[t]!
+    }
+    // Proximity.
+    let prox = 0
+    const pairs = info.pairs
+    for (let p = 0; p < pairs.length; p += 3) prox += this.pairCost(pairs[p]!, pairs[p + 1]!, pairs[p + 2]!)
+    out[C_SKIPPED] = skipped
+    out[C_TYPO] = typoCost
+    out[C_TYPO_MAX] = typoCost > info.typoMax ? typoCost : info.typoMax
+    out[C_PROX] = prox
+    out[C_PROX_MAX] = pairs.length
+    out[C_FID] = fid
+    out[C_FID_MAX] = info.fidMax
+    out[C_POS] = pos
+    out[C_POS_MAX] = info.posMax
+    out[C_EXACT_TYPE] = info.exactEligible ? this.exactAttribute(kept, info.wordsMax) : NO_EXACT_MATCH
+    out[C_MISSING] = missing
+    out[C_WORDS_MAX] = info.wordsMax
+  }
+
+  private pairCost(left: number, right: number, leftWords: number): number {
+    const { n, term, typo, flags, at, span, minTypo } = this
+    const lt = minTypo[left]!
+    const rt = minTypo[right]!
+    let min = 3
+    for (let i = 0; i < n; i++) {
+      if (term[i] !== left || typo[i] !== lt || (flags[i]! & ROLE_FIRST) !== 0) continue
+      const la = at[i]!
+      const lastWord = (flags[i]! & ROLE_LAST) !== 0
+      for (let j = 0; j < n; j++) {
+        if (term[j] !== right || typo[j] !== rt || (flags[j]! & ROLE_LAST) !== 0) continue
+        const ra = at[j]!
+        if (la >>> 16 !== ra >>> 16) continue
+        if (this.byAttribute) return 0
+        // Both halves of one ngram occurrence.
+        if (span[i]! > 1 && span[j]! > 1 && la === ra) { if (min > 1) min = 1; continue }
+        const d = (ra & 0xffff) - ((la & 0xffff) + (lastWord ? 0 : leftWords - 1))
+        let c = 3
+        if (d >= 1 && d <= 3) c = d - 1
+        else if (d === -1) c = 1
+        else if (d === -2) c = 2
+        if (c < min) min = c
+        if (min === 0) return 0
+      }
+    }
+    return min
+  }
+
+  private exactAttribute(kept: readonly Term[], span: number): number {
+    const { n, term, flags, at } = this
+    const first = kept[0]!.index
+    let result = NO_EXACT_MATCH
+    // Candidate fields: those holding the first term's own word at the start.
+    for (let i = 0; i < n; i++) {
+      if (term[i] !== first || (flags[i]! & EXACT) === 0 || (flags[i]! & ROLE_LAST) !== 0 || (at[i]! & 0xffff) !== 0) continue
+      const fid = at[i]! >>> 16
+      let all = true
+      for (let k = 1; k < kept.length && all; k++) {
+        const t = kept[k]!
+        const want = t.position - kept[0]!.position
+        let found = false
+        for (let j = 0; j < n && !found; j++) {
+          found = term[j] === t.index && (flags[j]! & EXACT) !== 0 && (flags[j]! & ROLE_LAST) === 0 && at[j]! >>> 16 === fid && (at[j]! & 0xffff) === want
+        }
+        all = found
+      }
+      if (!all) continue
+      if (this.fieldWords(fid) === span) return EXACT_MATCH
+      result = MATCHES_START
+    }
+    return result
+  }
+}
+
+/** The most expensive typo path through the kept terms: each term alone, or an ngram for consecutive kept terms. */
+function maxTypoCost(plan: QueryPlan, kept: readonly Term[]): number {
+  const best = new Array<number>(kept.length + 1).fill(0)
+  for (let i = 1; i <= kept.length; i++) {
+    const t = kept[i - 1]!
+    best[i] = best[i - 1]! + (t.isPhrase ? 0 : t.maxTypo)
+    for (const g of plan.ngrams) {
+      const first = i - g.n
+      if (first < 0 || kept[first]!.index !== g.start) continue
+      if (!kept.slice(first, i).every((x, k) => x.index === g.start + k)) continue
+      best[i] = Math.max(best[i]!, best[first]! + g.maxTypo)
+    }
+  }
+  return best[kept.length]!
+}

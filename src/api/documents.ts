@@ -1,0 +1,122 @@
+/**
+ * Requests of the document routes: the payload's format from its `Content-Type` (with `csvDelimiter`), the query
+ * strings of additions, list and get, the bodies of fetch, delete-batch and delete-by-filter, with Meilisearch's
+ * codes and messages.
+ */
+import { TesseraError } from '../../engine/errors/index.js'
+import { parseFilter } from '../../engine/filter/index.js'
+import type { PayloadFormat } from '../../engine/tasks/types.js'
+import type { DocumentQuery } from '../../engine/documents/read.js'
+import { booleanParam, expectObject, expectUsize, invalidParameter, invalidType, parseQuery, positiveIntegerParam } from './deserr.js'
+
+const ACCEPTED = '`application/json`, `application/x-ndjson`, `text/csv`'
+const FORMATS: Record<string, PayloadFormat> = { 'application/json': 'json', 'application/x-ndjson': 'ndjson', 'text/csv': 'csv' }
+
+/** What a document addition asks for, besides its body. */
+export interface AdditionRequest {
+  format: PayloadFormat
+  csvDelimiter: string
+  primaryKey: string | null
+  allowIndexCreation: boolean
+}
+
+/** The payload format from the Content-Type, with Meilisearch's errors. */
+function payloadFormat(contentType: string | undefined): PayloadFormat {
+  if (contentType === undefined) throw new TesseraError('missing_content_type', `A Content-Type header is missing. Accepted values for the Content-Type header are: ${ACCEPTED}`)
+  const format = FORMATS[contentType.split(';')[0]!.trim().toLowerCase()]
+  if (!format) throw new TesseraError('invalid_content_type', `The Content-Type \`${contentType}\` is invalid. Accepted values for the Content-Type header are: ${ACCEPTED}`)
+  return format
+}
+
+function csvDelimiterParam(raw: string | undefined, format: PayloadFormat, contentType: string): string {
+  if (raw === undefined) return ','
+  if (format !== 'csv') {
+    throw new TesseraError('invalid_content_type', `The Content-Type \`${contentType}\` does not support the use of a csv delimiter. The csv delimiter is only supported with the Content-Type \`text/csv\`.`)
+  }
+  const chars = [...raw]
+  if (chars.length !== 1) {
+    throw invalidParameter('invalid_document_csv_delimiter', 'csvDelimiter', `expected a string of one character, but found the following string of ${chars.length} characters: \`${raw}\``)
+  }
+  if (raw.charCodeAt(0) > 127) throw invalidParameter('invalid_document_csv_delimiter', 'csvDelimiter', `csv delimiter must be an ascii character. Found: \`${raw}\``)
+  return raw
+}
+
+/** `POST`/`PUT /indexes/{uid}/documents`: everything but the body, read before it. */
+export function parseAddition(rawQuery: string, contentType: string | undefined): AdditionRequest {
+  const params = parseQuery(rawQuery, ['primaryKey', 'csvDelimiter', 'customMetadata', 'skipCreation'])
+  const format = payloadFormat(contentType)
+  const csvDelimiter = csvDelimiterParam(params.get('csvDelimiter'), format, contentType!)
+  const skipCreation = params.has('skipCreation') ? booleanParam('bad_request', 'skipCreation', params.get('skipCreation')!) : false
+  return { format, csvDelimiter, primaryKey: params.get('primaryKey') ?? null, allowIndexCreation: !skipCreation }
+}
+
+const list = (text: string) => text.split(',').map((s) => s.trim()).filter((s) => s !== '')
+
+/** `GET /indexes/{uid}/documents` query parameters. */
+export function parseListQuery(raw: string): DocumentQuery {
+  const params = parseQuery(raw, ['offset', 'limit', 'fields', 'retrieveVectors', 'filter', 'ids'])
+  return {
+    offset: params.has('offset') ? positiveIntegerParam('invalid_document_offset', 'offset', params.get('offset')!) : 0,
+    limit: params.has('limit') ? positiveIntegerParam('invalid_document_limit', 'limit', params.get('limit')!) : 20,
+    fields: params.has('fields') ? list(params.get('fields')!) : null,
+    retrieveVectors: params.has('retrieveVectors') ? booleanParam('invalid_document_retrieve_vectors', 'retrieveVectors', params.get('retrieveVectors')!) : false,
+    filter: params.get('filter') ?? null,
+    ids: params.has('ids') ? list(params.get('ids')!) : null,
+  }
+}
+
+/** `GET /indexes/{uid}/documents/{id}` query parameters. */
+export function parseGetQuery(raw: string): { fields: string[] | null; retrieveVectors: boolean } {
+  const q = parseQuery(raw, ['fields', 'retrieveVectors'])
+  return {
+    fields: q.has('fields') ? list(q.get('fields')!) : null,
+    retrieveVectors: q.has('retrieveVectors') ? booleanParam('invalid_document_retrieve_vectors', 'retrieveVectors', q.get('retrieveVectors')!) : false,
+  }
+}
+
+/** `POST /indexes/{uid}/documents/fetch` body. */
+export function parseFetchBody(body: unknown): DocumentQuery {
+  const obj = expectObject(body, '', ['offset', 'limit', 'fields', 'filter', 'retrieveVectors', 'ids'])
+  const q: DocumentQuery = { offset: 0, limit: 20, fields: null, filter: null, retrieveVectors: false, ids: null }
+  if (obj.offset !== undefined) q.offset = expectUsize(obj.offset, '.offset', 'invalid_document_offset')
+  if (obj.limit !== undefined) q.limit = expectUsize(obj.limit, '.limit', 'invalid_document_limit')
+  if (obj.fields !== undefined && obj.fields !== null) {
+    if (!Array.isArray(obj.fields)) throw invalidType('invalid_document_fields', '.fields', 'an array', obj.fields)
+    obj.fields.forEach((f, i) => { if (typeof f !== 'string') throw invalidType('invalid_document_fields', `.fields[${i}]`, 'a string', f) })
+    q.fields = obj.fields as string[]
+  }
+  if (obj.retrieveVectors !== undefined) {
+    if (typeof obj.retrieveVectors !== 'boolean') throw invalidType('invalid_document_retrieve_vectors', '.retrieveVectors', 'a boolean', obj.retrieveVectors)
+    q.retrieveVectors = obj.retrieveVectors
+  }
+  if (obj.ids !== undefined && obj.ids !== null) {
+    if (!Array.isArray(obj.ids)) throw invalidType('invalid_document_ids', '.ids', 'an array', obj.ids)
+    obj.ids.forEach((id, i) => { if (typeof id !== 'string' && typeof id !== 'number') throw invalidType('invalid_document_ids', `.ids[${i}]`, 'a string or an integer', id) })
+    q.ids = obj.ids as (string | number)[]
+  }
+  q.filter = obj.filter ?? null
+  return q
+}
+
+/** `POST /indexes/{uid}/documents/delete-batch`: an array of ids. */
+export function parseDeleteBatchBody(body: unknown): string[] {
+  if (!Array.isArray(body)) throw invalidType('bad_request', '', 'an array', body)
+  body.forEach((id, i) => { if (typeof id !== 'string' && typeof id !== 'number') throw invalidType('bad_request', `[${i}]`, 'a string or an integer', id) })
+  return body.map(String)
+}
+
+/**
+ * `POST /indexes/{uid}/documents/delete`: `{filter}`. Syntax errors are answered now; whether the attributes are
+ * filterable is checked when the task runs.
+ */
+export function parseDeleteByFilterBody(body: unknown): unknown {
+  const obj = expectObject(body, '', ['filter'])
+  // The spec: an empty object is a `bad_request`.
+  if (obj.filter === undefined) throw new TesseraError('bad_request', 'Missing field `filter`')
+  const filter = obj.filter
+  if (filter === null || (typeof filter === 'string' && filter.trim() === '') || (Array.isArray(filter) && filter.length === 0)) {
+    throw new TesseraError('invalid_document_filter', 'Sending an empty filter is forbidden.')
+  }
+  parseFilter(filter, 'invalid_document_filter')
+  return filter
+}

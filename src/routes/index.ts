@@ -1,0 +1,22 @@
+/**
+ * The route table: every route of the service with the access it requires (see `Access` in http/router.ts).
+ * A route missing here does not exist; a route here cannot forget its access check.
+ */
+import { systemRoutes } from './system.js'
+import { taskRoutes } from './tasks.js'
+import { indexRoutes } from './indexes.js'
+import { documentRoutes } from './documents.js'
+import { searchRoutes } from './search.js'
+import { settingsRoutes } from './settings.js'
+import { featureRoutes } from './features.js'
+import type { AppRoute } from './context.js'
+
+export const ROUTES: readonly AppRoute[] = [
+  ...systemRoutes,
+  ...taskRoutes,
+  ...indexRoutes,
+  ...documentRoutes,
+  ...searchRoutes,
+  ...settingsRoutes,
+  ...featureRoutes,
+]
