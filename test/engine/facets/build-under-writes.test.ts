@@ -1,0 +1,70 @@
+/** A facet index built from the documents under a steady stream of writes finishes (it used to start over at every publish). */
+import t from 'tap'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Engine, addDocuments, getTask, search, updateSettings } from '../../../engine/index.js'
+import type { TaskView } from '../../../engine/tasks/types.js'
+import { defaultSearchQuery } from '../../../engine/search/request.js'
+import { createWorkerPool } from '../../../workers/pool.js'
+
+/** Indexing in the pool, as the service does (inline indexing of these documents is several times slower). */
+function pooled(t: { teardown(fn: () => unknown): void }) {
+  const pool = createWorkerPool(2)
+  t.teardown(() => pool.close())
+  return pool
+}
+
+function dataDir(t: { teardown(fn: () => void): void }): string {
+  const path = mkdtempSync(join(tmpdir(), 'tessera-defects-'))
+  t.teardown(() => rmSync(path, { recursive: true, force: true }))
+  return path
+}
+
+async function settle(engine: Engine, uid: number, timeoutMs = 120_000): Promise<TaskView> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const task = getTask(engine, uid)
+    if (['succeeded', 'failed', 'canceled'].includes(task.status)) return task
+    await new Promise((r) => setTimeout(r, 5))
+  }
+  throw new Error(`task ${uid} did not finish`)
+}
+
+const payload = (docs: object[]) => (async function* () { yield Buffer.from(JSON.stringify(docs)) })()
+const docs = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ id: from + i, title: `title ${from + i} of many words to index`, body: 'lorem ipsum dolor sit amet '.repeat(4), n: (from + i) % 97 }))
+const add = (engine: Engine, list: object[]) => addDocuments(engine, 'a', payload(list), { method: 'replace', format: 'json', csvDelimiter: ',', primaryKey: 'id', allowIndexCreation: true })
+
+t.test('a facet index built after a start finishes under a steady stream of writes', async (t) => {
+  t.setTimeout(300_000)
+  const path = dataDir(t)
+  const pool = pooled(t)
+  let engine = await Engine.open({ path, pool })
+  await settle(engine, (await updateSettings(engine, 'a', { filterableAttributes: ['n'] })).taskUid)
+  t.equal((await settle(engine, (await add(engine, docs(10_000))).taskUid)).status, 'succeeded')
+  await engine.close()
+  // After a start the facet index is built from the stored documents when first needed.
+  engine = await Engine.open({ path, pool })
+  t.teardown(() => engine.close())
+  let writing = true
+  let registered = 0
+  const writer = (async () => {
+    for (let k = 0; writing; k++) {
+      const task = await add(engine, docs(1, 100_000 + k))
+      registered++
+      t.equal((await settle(engine, task.taskUid)).status, 'succeeded')
+    }
+  })()
+  // The first filtered search builds the facet index while one-document batches keep publishing.
+  const query = { ...defaultSearchQuery(), filter: 'n = 3', limit: 0 }
+  const answer = await Promise.race([
+    search(engine, 'a', query),
+    new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 60_000)),
+  ])
+  const registeredWhileBuilding = registered
+  writing = false
+  await writer
+  t.not(answer, 'stuck', 'the build finished')
+  t.ok(registeredWhileBuilding > 0, 'writes came in meanwhile (their batches wait for the build, then run)')
+  if (answer !== 'stuck') t.ok((answer.estimatedTotalHits as number) >= 103, 'and it answers from every document')
+})
