@@ -17,6 +17,7 @@ import { featureRoutes } from './routes/features.js'
 import { documentRoutes } from './routes/documents.js'
 import { searchRoutes } from './routes/search.js'
 import { multiSearchRoutes } from './routes/multi-search.js'
+import { workflowRoutes } from './workflows/index.js'
 
 const VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT, TRACE'
@@ -31,6 +32,7 @@ export function buildRouter(): Router<AppContext> {
   multiSearchRoutes(router)
   settingsRoutes(router)
   featureRoutes(router)
+  workflowRoutes(router)
   return router
 }
 
