@@ -40,7 +40,7 @@ export class Tags {
   }
 
   /** POST /tags (answered 201 by the route); 409 when the name is taken. */
-  create(name: string): Promise<TagRecord> {
+  async create(name: string): Promise<TagRecord> {
     const wanted = checkedName(name)
     return this.db.locks.hold([lockName('name', wanted)], async () => {
       if (this.idsByNames([wanted])[0] !== undefined) throw tagExists()
@@ -56,8 +56,8 @@ export class Tags {
   }
 
   /** PUT /tags/{id}: 404 for an unknown tag (checked first, as n8n does), 409 when another tag has the name. */
-  rename(id: string, name: string): Promise<TagRecord> {
-    if (!this.get(id)) return Promise.reject(notFound())
+  async rename(id: string, name: string): Promise<TagRecord> {
+    if (!this.get(id)) throw notFound()
     const wanted = checkedName(name)
     return this.db.locks.hold([lockName('name', wanted), lockName('tag', id)], async () => {
       const old = this.get(id)

@@ -46,10 +46,11 @@ export class Workflows {
     return created!
   }
 
-  /** Create many workflows in one commit, in listing order. */
-  async createMany(inputs: WorkflowInput[], options: SeedOptions = {}): Promise<WorkflowRecord[]> {
+  /** Create many workflows in one commit, in listing order; `options` for all of them, or one each. */
+  async createMany(inputs: WorkflowInput[], seeds: SeedOptions | SeedOptions[] = {}): Promise<WorkflowRecord[]> {
     const ops: WriteOp[] = []
-    const records = inputs.map((input) => {
+    const records = inputs.map((input, i) => {
+      const options = Array.isArray(seeds) ? seeds[i] ?? {} : seeds
       const now = stamp()
       const record: WorkflowRecord = {
         id: newId(),
