@@ -9,14 +9,23 @@ export const ID_LENGTH = 16
 /** The largest multiple of 62 below 256: bytes at or above it are redrawn, so every character is equally likely. */
 const UNBIASED_BELOW = 248
 
+/** Random bytes drawn ahead in one call: a call per id costs more than the id (bulk creation makes many). */
+let pool: Buffer = Buffer.alloc(0)
+let used = 0
+
+function randomByte(): number {
+  if (used === pool.length) {
+    pool = randomBytes(4096)
+    used = 0
+  }
+  return pool[used++]!
+}
+
 export function newId(): string {
   let id = ''
   while (id.length < ID_LENGTH) {
-    for (const byte of randomBytes(ID_LENGTH * 2)) {
-      if (byte >= UNBIASED_BELOW) continue
-      id += ALPHABET[byte % 62]
-      if (id.length === ID_LENGTH) break
-    }
+    const byte = randomByte()
+    if (byte < UNBIASED_BELOW) id += ALPHABET[byte % 62]
   }
   return id
 }
