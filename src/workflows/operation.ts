@@ -1,11 +1,11 @@
 /**
- * One request of the workflow API, through the steps n8n takes them in (Express's JSON body parser, then
- * express-openapi-validator: route, API key, content type, query and body; then the route's scope check and the
- * handler), each with n8n's status and `{message}`:
+ * One request of the workflow API, through the steps n8n takes them in (express-openapi-validator: route, API
+ * key, content type, query and body; then the route's scope check and the handler), each with n8n's status and
+ * `{message}`. n8n parses the JSON body before all of that; here it is read once the key is known to be good.
  *
- *   body that is not JSON         400 Invalid JSON in request body        (413 when over the size limit)
  *   bad percent-escape in the path 400 malformed uri'                     (sic: the validator's message)
  *   key missing / not valid       401 'X-SERVICE-API-KEY' header required / unauthorized
+ *   body that is not JSON         400 Invalid JSON in request body        (413 when over the size limit)
  *   body not application/json     415 unsupported media type <type>
  *   unknown or empty parameter    400 Unknown query parameter 'x' / Empty value found for query parameter 'x'
  *   query or body invalid         400 request/query/limit must be <= 250, request/body must have ...
@@ -58,11 +58,12 @@ export function errorReply(status: number, text: string, headers?: Record<string
 
 export async function perform(op: Operation, ctx: WorkflowHost, keyCheck: ServiceKeyCheck): Promise<Response> {
   try {
-    const body = await readJsonBody(ctx.req, ctx.config.httpPayloadSizeLimit)
     const params = decodeParams(ctx.params)
     const verdict = await keyCheck(ctx.req.headers.get(API_KEY_HEADER.toLowerCase()) || undefined, op.action)
     if (verdict === 'missing') throw new ApiError(401, `'${API_KEY_HEADER}' header required`)
     if (verdict === 'invalid') throw new ApiError(401, 'unauthorized')
+    // After the key (n8n parses the body first): a client without a valid key gets no body buffered.
+    const body = await readJsonBody(ctx.req, ctx.config.httpPayloadSizeLimit)
     if (op.body) checkContentType(ctx.req.headers.get('content-type'))
     const { values, errors } = checkQuery(ctx.req.rawQuery, op.query ?? {})
     if (op.body) errors.push(...validate(op.body, body, '/body'))
