@@ -9,7 +9,8 @@ import { documentRoutes } from './documents.js'
 import { searchRoutes } from './search.js'
 import { settingsRoutes } from './settings.js'
 import { featureRoutes } from './features.js'
-import type { AppRoute } from './context.js'
+import { workflowRoutes } from '../workflows/index.js'
+import type { AppContext, AppRoute } from './context.js'
 
 export const ROUTES: readonly AppRoute[] = [
   ...systemRoutes,
@@ -19,4 +20,5 @@ export const ROUTES: readonly AppRoute[] = [
   ...searchRoutes,
   ...settingsRoutes,
   ...featureRoutes,
+  ...workflowRoutes<AppContext>(),
 ]
