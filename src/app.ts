@@ -17,6 +17,7 @@ import { featureRoutes } from './routes/features.js'
 import { documentRoutes } from './routes/documents.js'
 import { searchRoutes } from './routes/search.js'
 import { multiSearchRoutes } from './routes/multi-search.js'
+import { authRoutes, type AuthService } from './auth/index.js'
 
 const VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT, TRACE'
@@ -31,6 +32,7 @@ export function buildRouter(): Router<AppContext> {
   multiSearchRoutes(router)
   settingsRoutes(router)
   featureRoutes(router)
+  authRoutes(router)
   return router
 }
 
@@ -54,7 +56,7 @@ function withCors(req: Request, res: Response): Response {
   return { ...res, headers }
 }
 
-export function createHandler(engine: Engine, config: Config, log: Logger): Handler {
+export function createHandler(engine: Engine, config: Config, log: Logger, auth: AuthService): Handler {
   const router = buildRouter()
   return async (req) => {
     const started = performance.now()
@@ -81,6 +83,7 @@ export function createHandler(engine: Engine, config: Config, log: Logger): Hand
       params: match.params,
       engine,
       config,
+      auth,
       body: () => readJson(req, config.httpPayloadSizeLimit, engine.pool),
     }
     return await match.handler(ctx)

@@ -1,5 +1,6 @@
 import type { Engine } from '../../engine/index.js'
 import type { Config } from '../config.js'
+import type { AuthService } from '../auth/index.js'
 import type { RouteContext } from '../http/router.js'
 import type { Router } from '../http/router.js'
 
@@ -7,6 +8,8 @@ import type { Router } from '../http/router.js'
 export interface AppContext {
   engine: Engine
   config: Config
+  /** Area A (auth collections under /api). */
+  auth: AuthService
   /** Read the JSON body (content type checked, size limited, parsed in the pool when large). */
   body(): Promise<unknown>
 }
