@@ -3,7 +3,7 @@
  * salt's hex string with 25,000 iterations and a 512-byte key, stored as hex; compared in constant time.
  * `pbkdf2` runs on libuv's thread pool, so hashing never blocks the event loop.
  */
-import { pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto'
 import { promisify } from 'node:util'
 
 const pbkdf2Async = promisify(pbkdf2)
@@ -14,6 +14,23 @@ export const PASSWORD_KEY_LENGTH = 512
 
 /** Hashes Payload writes from 3.x releases that embed their parameters: `pbkdf2-sha256-v2-i<iter>-l<len>:<hex>`. */
 const EMBEDDED_PARAMETERS = /^pbkdf2-sha256-v2-i(\d+)-l(\d+):([0-9a-f]+)$/
+
+/**
+ * Derivations in progress, by a digest of their inputs: identical concurrent checks (a burst of logins with the
+ * same guessed password) share one PBKDF2 run instead of each costing ~0.25 s of CPU. Entries live only while
+ * the derivation runs, and the key is a digest, never the password.
+ */
+const inFlight = new Map<string, Promise<Buffer>>()
+
+function derive(password: string, salt: string, iterations: number, keyLength: number): Promise<Buffer> {
+  const key = createHash('sha256').update(`${iterations}\0${keyLength}\0${salt}\0`).update(password).digest('hex')
+  let running = inFlight.get(key)
+  if (!running) {
+    running = pbkdf2Async(password, salt, iterations, keyLength, 'sha256').finally(() => inFlight.delete(key))
+    inFlight.set(key, running)
+  }
+  return running
+}
 
 export async function hashPassword(password: string): Promise<{ salt: string; hash: string }> {
   const salt = (await randomBytesAsync(32)).toString('hex')
@@ -30,6 +47,6 @@ export async function verifyPassword(password: string, salt: unknown, hash: unkn
   const keyLength = embedded ? Number(embedded[2]) : PASSWORD_KEY_LENGTH
   const stored = Buffer.from(embedded ? embedded[3]! : hash, 'hex')
   if (stored.length !== keyLength || iterations < 1 || iterations > 10_000_000) return false
-  const derived = await pbkdf2Async(password, salt, iterations, keyLength, 'sha256')
+  const derived = await derive(password, salt, iterations, keyLength)
   return timingSafeEqual(derived, stored)
 }
