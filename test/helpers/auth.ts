@@ -59,3 +59,22 @@ export function claimsOf(token: string): Record<string, unknown> {
 export async function rejectsWith(t: Test, p: Promise<unknown>, name: string, status: number, message: string | RegExp): Promise<void> {
   await t.rejects(p, { name, status, message }, `${name} ${status}`)
 }
+
+/** Start the real server with this auth config module (stopped and cleaned up at teardown). */
+export async function authServer(t: Test, configSource: string, options: { env?: Record<string, string>; dbPath?: string; ext?: string } = {}) {
+  const { serverFor } = await import('./server.js')
+  const config = configFile(t, configSource, options.ext ?? '.mjs')
+  return serverFor(t, { args: ['--config', config], env: options.env, dbPath: options.dbPath })
+}
+
+/** The attributes of a Set-Cookie header, by lower-case name (the first pair is `name=value`). */
+export function cookieParts(header: string | null): { name: string; value: string; attributes: Record<string, string | true> } {
+  const [pair = '', ...rest] = (header ?? '').split('; ')
+  const eq = pair.indexOf('=')
+  const attributes: Record<string, string | true> = {}
+  for (const part of rest) {
+    const i = part.indexOf('=')
+    attributes[(i < 0 ? part : part.slice(0, i)).toLowerCase()] = i < 0 ? true : part.slice(i + 1)
+  }
+  return { name: pair.slice(0, eq), value: pair.slice(eq + 1), attributes }
+}

@@ -25,7 +25,8 @@ export class Mailer {
 
   async send(mail: Mail): Promise<void> {
     if (!this.transport) {
-      this.log.info(`email not sent (no SMTP configured): to ${mail.to}, subject "${mail.subject}": ${withhold(mail.html, mail.secrets)}`)
+      // One log line per mail.
+      this.log.info(`email not sent (no SMTP configured): to ${mail.to}, subject "${mail.subject}": ${withhold(mail.html, mail.secrets).replace(/\s*\n\s*/g, ' ')}`)
       return
     }
     try {

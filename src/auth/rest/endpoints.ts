@@ -4,7 +4,6 @@
  */
 import type { Response } from '../../http/types.js'
 import { MESSAGES } from '../messages.js'
-import { NotFound } from '../errors.js'
 import type { AuthCollection, AuthService } from '../service.js'
 import type { OperationRequest } from '../operations/types.js'
 import { accessOperation, globalAccessOperation } from '../operations/access.js'
@@ -34,6 +33,9 @@ export interface EndpointContext {
 export interface CollectionEndpointContext extends EndpointContext {
   collection: AuthCollection
 }
+
+/** Thrown by an endpoint to answer as Payload does for an unknown route (an unknown collection or global). */
+export class RouteNotFound extends Error {}
 
 export function respond(status: number, body: unknown, cookie?: string): Response {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
@@ -113,6 +115,6 @@ export async function accessEndpoint({ auth, req }: EndpointContext): Promise<Re
 
 export async function globalAccessEndpoint({ auth, req, params }: EndpointContext): Promise<Response> {
   const global = auth.config.globals.find((g) => g.slug === params.slug)
-  if (!global) throw new NotFound()
+  if (!global) throw new RouteNotFound()
   return respond(200, await globalAccessOperation({ global, req }))
 }

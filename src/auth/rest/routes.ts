@@ -11,7 +11,7 @@ import { MESSAGES } from '../messages.js'
 import type { AuthService } from '../service.js'
 import { docAccessOperation, globalAccessOperation } from '../operations/access.js'
 import { graphqlEndpoint } from '../graphql/endpoint.js'
-import { accessEndpoint, collectionEndpoints, globalAccessEndpoint, respond, type CollectionEndpointContext, type EndpointContext } from './endpoints.js'
+import { accessEndpoint, collectionEndpoints, globalAccessEndpoint, respond, RouteNotFound, type CollectionEndpointContext, type EndpointContext } from './endpoints.js'
 import { operationRequest, readData } from './request.js'
 
 type Run = (ctx: EndpointContext) => Promise<Response>
@@ -27,14 +27,12 @@ interface ApiRoute {
 
 const inCollection = (name: keyof typeof collectionEndpoints, needs?: (ctx: CollectionEndpointContext) => boolean): Run => async (ctx) => {
   const collection = ctx.auth.collection(ctx.params.slug!)
-  if (!collection) throw routeNotFound
+  if (!collection) throw new RouteNotFound()
   const full = { ...ctx, collection }
-  if (needs && !needs(full)) throw routeNotFound
+  if (needs && !needs(full)) throw new RouteNotFound()
   return collectionEndpoints[name]!(full)
 }
 
-/** Sentinel: answer as for an unknown route. */
-const routeNotFound = new Error('route not found')
 
 /** `/api/<slug>/access[/<id>]`: a collection's permissions (for one document), or a global's (the spec's form). */
 const slugAccess: Run = async (ctx) => {
@@ -43,7 +41,7 @@ const slugAccess: Run = async (ctx) => {
     return respond(200, await docAccessOperation({ auth: ctx.auth, collection, req: ctx.req, id: ctx.params.id }))
   }
   const global = ctx.params.id === undefined ? ctx.auth.config.globals.find((g) => g.slug === ctx.params.slug) : undefined
-  if (!global) throw routeNotFound
+  if (!global) throw new RouteNotFound()
   return respond(200, await globalAccessOperation({ global, req: ctx.req }))
 }
 
@@ -101,7 +99,7 @@ export async function handleApiRequest(auth: AuthService, http: Request): Promis
     http.path = path.split('/').map((s, i) => (i === at ? '[withheld]' : s)).join('/')
   }
   try {
-    if (!found) throw routeNotFound
+    if (!found) throw new RouteNotFound()
     let data: Promise<Record<string, unknown>> | undefined
     const ctx: EndpointContext = {
       auth,
@@ -112,7 +110,7 @@ export async function handleApiRequest(auth: AuthService, http: Request): Promis
     }
     return await found.route.run(ctx)
   } catch (err) {
-    if (err === routeNotFound) return respond(404, { message: MESSAGES.routeNotFound(path) })
+    if (err instanceof RouteNotFound) return respond(404, { message: MESSAGES.routeNotFound(path) })
     const { status, body } = formatErrors(err)
     if (status >= 500) auth.log.error(`${http.method} ${http.path}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`)
     return respond(status, body)
