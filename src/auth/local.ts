@@ -110,7 +110,7 @@ export async function createTessera(options: TesseraOptions): Promise<Tessera> {
       setCookie(a.res, tokenCookie(auth, args.collection, result.token))
       return result
     },
-    me: (a) => meOperation(base(a)),
+    me: async (a) => meOperation(base(a)),
     async refreshToken(a) {
       const args = base(a)
       const result = await refreshOperation(args)
@@ -124,20 +124,20 @@ export async function createTessera(options: TesseraOptions): Promise<Tessera> {
       return result
     },
     // `token` here is the verification token, not a JWT: the call acts as nobody.
-    verifyEmail: (a) => verifyEmailOperation({ ...base({ collection: a.collection }), token: a.token }),
+    verifyEmail: async (a) => verifyEmailOperation({ ...base({ collection: a.collection }), token: a.token }),
     unlock: async (a) => Boolean(await unlockOperation({ ...base(a), data: a.data, overrideAccess: override(a) })),
-    forgotPassword: (a) => forgotPasswordOperation({ ...base(a), data: a.data, disableEmail: a.disableEmail, expiration: a.expiration }),
+    forgotPassword: async (a) => forgotPasswordOperation({ ...base(a), data: a.data, disableEmail: a.disableEmail, expiration: a.expiration }),
     async resetPassword(a) {
       const args = base({ collection: a.collection })
       const result = await resetPasswordOperation({ ...args, data: a.data, overrideAccess: override(a) })
       setCookie(a.res, tokenCookie(auth, args.collection, result.token))
       return result
     },
-    create: (a) => createOperation({ ...base(a), data: a.data, overrideAccess: override(a), showHiddenFields: a.showHiddenFields, disableVerificationEmail: a.disableVerificationEmail }),
-    update: (a) => updateOperation({ ...base(a), id: a.id, data: a.data, overrideAccess: override(a), showHiddenFields: a.showHiddenFields }),
-    find: (a) => findOperation({ ...base(a), where: a.where, limit: a.limit, page: a.page, overrideAccess: override(a), showHiddenFields: a.showHiddenFields }),
-    findByID: (a) => findByIDOperation({ ...base(a), id: a.id, overrideAccess: override(a), showHiddenFields: a.showHiddenFields }),
-    access: (a = {}) => accessOperation({ auth, req: requestOf(a.token) }),
+    create: async (a) => createOperation({ ...base(a), data: a.data, overrideAccess: override(a), showHiddenFields: a.showHiddenFields, disableVerificationEmail: a.disableVerificationEmail }),
+    update: async (a) => updateOperation({ ...base(a), id: a.id, data: a.data, overrideAccess: override(a), showHiddenFields: a.showHiddenFields }),
+    find: async (a) => findOperation({ ...base(a), where: a.where, limit: a.limit, page: a.page, overrideAccess: override(a), showHiddenFields: a.showHiddenFields }),
+    findByID: async (a) => findByIDOperation({ ...base(a), id: a.id, overrideAccess: override(a), showHiddenFields: a.showHiddenFields }),
+    access: async (a = {}) => accessOperation({ auth, req: requestOf(a.token) }),
     async close() {
       auth.close()
       await store.close()
