@@ -66,3 +66,9 @@ t.test('local API', async (t) => {
   t.same(await tessera.me({ collection: 'users', token: again.token }), { user: null })
   await t.rejects(tessera.find({ collection: 'nope' }), { name: 'APIError', status: 404 })
 })
+
+t.test('the package entry point tessera/auth exposes the local API', async (t) => {
+  const entry = await import('tessera/auth')
+  t.equal(typeof entry.createTessera, 'function')
+  t.equal(typeof entry.authRoutes, 'function')
+})
