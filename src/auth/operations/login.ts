@@ -22,7 +22,7 @@ export interface LoginResult {
   user: Record<string, unknown>
 }
 
-export async function loginOperation({ auth, collection, req, data, overrideAccess }: OperationArgs & {
+export async function loginOperation({ auth, collection, data, overrideAccess }: OperationArgs & {
   data: { email?: unknown; password?: unknown }
   overrideAccess?: boolean
 }): Promise<LoginResult> {
