@@ -10,6 +10,7 @@ import { Router } from './http/router.js'
 import { errorResponse, readJson } from './http/json.js'
 import type { AppContext } from './routes/context.js'
 import { ROUTES } from './routes/index.js'
+import type { AuthService } from './auth/index.js'
 
 const VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT, TRACE'
@@ -38,7 +39,7 @@ function withCors(req: Request, res: Response): Response {
   return { ...res, headers }
 }
 
-export function createHandler(engine: Engine, config: Config, log: Logger): Handler {
+export function createHandler(engine: Engine, config: Config, log: Logger, auth: AuthService): Handler {
   const router = buildRouter()
   return async (req) => {
     const started = performance.now()
@@ -64,6 +65,7 @@ export function createHandler(engine: Engine, config: Config, log: Logger): Hand
       params: match.params,
       engine,
       config,
+      auth,
       body: () => readJson(req, config.httpPayloadSizeLimit, engine.pool),
     }
     return await match.route.handler(ctx)

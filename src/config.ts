@@ -14,6 +14,8 @@ export interface Config {
   httpPayloadSizeLimit: number
   logLevel: LogLevel
   httpAdapter: 'uws' | 'node'
+  /** Area A's auth config module (`--config`): collections, secret, email. Null: one `users` collection. */
+  authConfigPath: string | null
   /** Test hook (env `TESSERA_TEST_BATCH_DELAY_MS` only): hold each batch in `processing` this long. */
   testBatchDelayMs: number
 }
@@ -34,6 +36,7 @@ export const OPTIONS: OptionSpec[] = [
   { flag: 'http-payload-size-limit', value: 'SIZE', default: '100 MB', help: 'Largest accepted request body, e.g. 100MB, 1 GiB, 5000000.' },
   { flag: 'log-level', value: 'LEVEL', default: 'INFO', help: `One of ${LOG_LEVELS.join(', ')}.` },
   { flag: 'http-adapter', value: 'uws|node', default: 'uws', help: 'HTTP server: uWebSockets.js, or node:http (also the fallback where uWS cannot load).' },
+  { flag: 'config', value: 'FILE', default: 'one `users` collection, development secret', help: 'Auth config module (.js, .mjs, .ts or .json) whose default export sets the secret, collections and email of /api. Production requires one with a secret.' },
 ]
 
 export class ConfigError extends Error {}
@@ -113,6 +116,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       httpPayloadSizeLimit: parseByteSize(get('http-payload-size-limit') ?? '100 MB'),
       logLevel: logLevel as LogLevel,
       httpAdapter: adapter,
+      authConfigPath: get('config') ?? null,
       testBatchDelayMs: Number.isFinite(delay) && delay > 0 ? delay : 0,
     },
   }

@@ -8,6 +8,7 @@ import { createHandler } from './app.js'
 import { loadUws, uwsAdapter } from './http/uws.js'
 import { nodeAdapter } from './http/node.js'
 import type { HttpAdapter } from './http/types.js'
+import { AuthService, loadAuthConfig } from './auth/index.js'
 
 export interface RunningServer {
   port: number
@@ -33,10 +34,12 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     // API keys and their enforcement come with the keys work: until then a key protects nothing, and says so.
     log.warn('the master key is stored but not enforced yet: every route is open (API keys are not implemented)')
   }
+  const authConfig = await loadAuthConfig({ configPath: config.authConfigPath, env: config.env, log })
   const pool = createWorkerPool(config.maxIndexingThreads)
   const engine = await Engine.open({ path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), batchDelayMs: config.testBatchDelayMs })
+  const auth = new AuthService({ config: authConfig, store: engine.store, log, bodyLimit: config.httpPayloadSizeLimit })
   const adapter = chooseAdapter(config.httpAdapter, log)
-  const listening = await adapter.listen(config.httpAddr.host, config.httpAddr.port, createHandler(engine, config, log))
+  const listening = await adapter.listen(config.httpAddr.host, config.httpAddr.port, createHandler(engine, config, log, auth))
   let closing: Promise<void> | null = null
   return {
     port: listening.port,
@@ -46,6 +49,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     close() {
       closing ??= (async () => {
         await listening.close()
+        auth.close()
         await engine.close()
         await pool.close()
       })()

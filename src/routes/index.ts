@@ -10,6 +10,7 @@ import { searchRoutes } from './search.js'
 import { settingsRoutes } from './settings.js'
 import { featureRoutes } from './features.js'
 import { workflowRoutes } from '../workflows/index.js'
+import { authRoutes } from '../auth/index.js'
 import type { AppContext, AppRoute } from './context.js'
 
 export const ROUTES: readonly AppRoute[] = [
@@ -21,4 +22,5 @@ export const ROUTES: readonly AppRoute[] = [
   ...settingsRoutes,
   ...featureRoutes,
   ...workflowRoutes<AppContext>(),
+  ...authRoutes<AppContext>(),
 ]

@@ -1,0 +1,40 @@
+/** Payload's English messages (`@payloadcms/translations`, `en`), the ones auth answers with. */
+export const MESSAGES = {
+  account: 'Account',
+  accountVerified: 'Account verified successfully.',
+  passed: 'Authentication Passed',
+  logoutSuccessful: 'Logout successful.',
+  passwordResetSuccessfully: 'Password reset successfully.',
+  tokenRefreshSuccessful: 'Token refresh successful.',
+  successfullyRegisteredFirstUser: 'Successfully registered first user.',
+  success: 'Success',
+  successfullyCreated: (label: string) => `${label} successfully created.`,
+  updatedSuccessfully: 'Updated successfully.',
+  resetYourPassword: 'Reset Your Password',
+  verifyYourEmail: 'Verify your email',
+  youAreReceivingResetPassword:
+    'You are receiving this because you (or someone else) have requested the reset of the password for your account. Please click on the following link, or paste this into your browser to complete the process:',
+  youDidNotRequestPassword: 'If you did not request this, please ignore this email and your password will remain unchanged.',
+  newAccountCreated: (serverURL: string, verificationURL: string) =>
+    `A new account has just been created for you to access <a href="${serverURL}">${serverURL}</a> Please click on the following link or paste the URL below into your browser to verify your email: <a href="${verificationURL}">${verificationURL}</a><br> After verifying your email, you will be able to log in successfully.`,
+
+  emailOrPasswordIncorrect: 'The email or password provided is incorrect.',
+  userLocked: 'This user is locked due to having too many failed login attempts.',
+  unverifiedEmail: 'Please verify your email before logging in.',
+  notAllowedToPerformAction: 'You are not allowed to perform this action.',
+  notFound: 'The requested resource was not found.',
+  noUser: 'No User',
+  incorrectCollection: 'Incorrect collection',
+  missingEmail: 'Missing email.',
+  missingRequiredData: 'Missing required data.',
+  tokenInvalidOrExpired: 'Token is either invalid or has expired.',
+  verificationTokenInvalid: 'Verification token is invalid.',
+  userEmailAlreadyRegistered: 'A user with the given email is already registered.',
+  somethingWentWrong: 'Something went wrong.',
+  followingFieldsInvalid: (count: number) => (count === 1 ? 'The following field is invalid:' : 'The following fields are invalid:'),
+  routeNotFound: (path: string) => `Route not found "${path}"`,
+
+  required: 'This field is required.',
+  emailAddress: 'Please enter a valid email address.',
+  longerThanMin: (minLength: number) => `This value must be longer than the minimum length of ${minLength} characters.`,
+} as const
