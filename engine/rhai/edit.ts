@@ -10,7 +10,7 @@ import { RhaiRuntimeError, RhaiSyntaxError } from './errors.js'
 import { fromJson, jsonText } from './json.js'
 import type { RunLimits } from './limits.js'
 import { runScript, type RhaiProgram, type ScriptVariable } from './program.js'
-import { FnPtr, RChar, RRange, own, typeName, type RMap, type Value } from './values.js'
+import type { RMap, Value } from './values.js'
 
 export type EditOutcome =
   | { kind: 'unchanged' }
@@ -36,7 +36,6 @@ export const MUST_BE_OBJECT = 'Document editions must keep documents as objects'
 export function editDocument(program: RhaiProgram, document: Document, options: EditOptions): EditOutcome {
   const originalId = documentId(document, options.primaryKey)
   const working = fromJson(document)
-  const original = own(working)
   const variables: ScriptVariable[] = []
   if (options.context !== null && options.context !== undefined) variables.push({ name: 'context', value: fromJson(options.context), constant: true })
   variables.push({ name: 'doc', value: working })
@@ -44,7 +43,7 @@ export function editDocument(program: RhaiProgram, document: Document, options: 
   const doc = run.globals.findLast((b) => b.name === 'doc')!.value
   if (doc === null) return { kind: 'deleted' }
   if (!(doc instanceof Map)) throw new TesseraError('edit_documents_by_function_error', MUST_BE_OBJECT)
-  if (strictlyEqual(original, doc)) return { kind: 'unchanged' }
+  if (sameAsJson(doc, document)) return { kind: 'unchanged' }
   const json = jsonText(doc)
   if (newDocumentId(doc, options.primaryKey, json) !== originalId) throw new TesseraError('edit_documents_by_function_error', CANNOT_MODIFY_PRIMARY_KEY)
   return { kind: 'edited', json }
@@ -64,23 +63,26 @@ function newDocumentId(doc: RMap, primaryKey: string, json: string): string {
   return externalId(typeof value === 'bigint' ? Number(value) : JSON.parse(jsonText(value)))
 }
 
-/** Equality that tells INT from FLOAT, as comparing serde_json values does. */
-function strictlyEqual(a: Value, b: Value): boolean {
-  if (a === b) return true
-  if (typeName(a) !== typeName(b)) return false
-  if (typeof a === 'number') return a === b || (Number.isNaN(a) && Number.isNaN(b as number))
-  if (a instanceof RChar) return a.c === (b as RChar).c
-  if (Array.isArray(a)) {
-    const other = b as Value[]
-    return a.length === other.length && a.every((x, i) => strictlyEqual(x, other[i]!))
+/**
+ * Is the edited value the same as the original JSON? INT and FLOAT are told apart, as comparing serde_json
+ * values does: a JSON number is an INT when whole and within i64 (see `fromJson`).
+ */
+function sameAsJson(v: Value, json: unknown): boolean {
+  if (v === null) return json === null
+  switch (typeof v) {
+    case 'boolean': case 'string': return v === json
+    case 'bigint': return typeof json === 'number' && fromJson(json) === v
+    case 'number': return typeof json === 'number' && typeof fromJson(json) === 'number' && (v === json || (Number.isNaN(v) && Number.isNaN(json)))
   }
-  if (a instanceof Map) {
-    const other = b as RMap
-    if (a.size !== other.size) return false
-    for (const [k, v] of a) if (!other.has(k) || !strictlyEqual(v, other.get(k)!)) return false
+  if (Array.isArray(v)) return Array.isArray(json) && v.length === json.length && v.every((x, i) => sameAsJson(x, json[i]))
+  if (v instanceof Map) {
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) return false
+    const entries = Object.keys(json)
+    if (entries.length !== v.size) return false
+    for (const k of entries) if (!v.has(k) || !sameAsJson(v.get(k)!, (json as Record<string, unknown>)[k])) return false
     return true
   }
-  if (a instanceof FnPtr || a instanceof RRange) return jsonText(a) === jsonText(b)
+  // Characters, function pointers and ranges are never in a stored document.
   return false
 }
 
