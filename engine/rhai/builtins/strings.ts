@@ -6,7 +6,7 @@
  */
 import { runtime, systemError } from '../errors.js'
 import { display } from '../format.js'
-import { RChar, charLength, charsOf, utf8Length, type Value } from '../values.js'
+import { RChar, RRange, charLength, charsOf, utf8Length, type Value } from '../values.js'
 import { clampLength, clampStart, isInt, isStr, type Getter, type Native, type NativeCall } from './native.js'
 
 /** A string or character argument as text. */
@@ -28,6 +28,13 @@ function subString(s: string, start: bigint, len: bigint): string {
   const chars = charsOf(s)
   const offset = start < 0n ? clampStart(chars.length, start) : start >= BigInt(chars.length) ? chars.length : Number(start)
   return chars.slice(offset, offset + clampLength(len, chars.length - offset)).join('')
+}
+
+/** A range as a start and a length (Rhai clamps the start at 0 and the end at the start). */
+function rangeSpan(r: RRange): [bigint, bigint] {
+  const start = r.start < 0n ? 0n : r.start
+  const end = r.end < start ? start : r.end
+  return [start, end - start + (r.inclusive ? 1n : 0n)]
 }
 
 /** Rhai's `index_of` start position: negative counts from the end; past the end finds nothing. */
@@ -102,11 +109,13 @@ export const stringNatives: Record<string, Native> = {
     return indexOf(s, text(find)!, start ?? 0n)
   }),
   sub_string: method((call, s, [start, len, ...rest]) => {
+    if (start instanceof RRange && len === undefined && rest.length === 0) return subString(s, ...rangeSpan(start))
     if (rest.length > 0 || !isInt(start) || (len !== undefined && !isInt(len))) return undefined
     call.ctx.budget.charge(s.length)
     return subString(s, start, len ?? BigInt(s.length))
   }),
   crop: method((call, s, [start, len, ...rest]) => {
+    if (start instanceof RRange && len === undefined && rest.length === 0) return update(call, subString(s, ...rangeSpan(start)))
     if (rest.length > 0 || !isInt(start) || (len !== undefined && !isInt(len))) return undefined
     call.ctx.budget.charge(s.length)
     return update(call, subString(s, start, len ?? BigInt(s.length)))
