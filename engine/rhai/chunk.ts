@@ -6,7 +6,7 @@
  * The script is compiled once per chunk with Meilisearch's task-engine limits (compiling is cheap next to
  * running: see the report in test/engine/rhai/throughput.test.ts).
  */
-import type { ErrorCode } from '../errors/index.js'
+import { TesseraError, type ErrorCode } from '../errors/index.js'
 import type { Document } from '../payload/documents.js'
 import { editDocument, editTaskError } from './edit.js'
 import { DEFAULT_LIMITS, type RunLimits } from './limits.js'
@@ -49,9 +49,19 @@ export function editChunk(input: EditChunkInput): EditChunkOutput {
       const document = JSON.parse(input.documents[index]!) as Document
       outcomes.push(editDocument(program, document, options))
     } catch (err) {
-      const e = editTaskError(err)
+      const e = toTaskError(err)
       return { outcomes, error: { index, code: e.code, message: e.message } }
     }
   }
   return { outcomes, error: null }
+}
+
+/** Script and document failures as Meilisearch's task errors; anything else (a document nested beyond the
+ * JavaScript stack, say) as `internal`, so one document cannot take the worker down. */
+function toTaskError(err: unknown): TesseraError {
+  try {
+    return editTaskError(err)
+  } catch {
+    return new TesseraError('internal', err instanceof Error ? err.message : String(err))
+  }
 }

@@ -404,6 +404,7 @@ export class Interpreter implements NativeContext {
         if (err.kind === 'system') throw err.setPosition(pos)
         throw RhaiRuntimeError.inFunction(def.anonymous ? null : def.name, err, pos)
       }
+      // A thread with a small stack runs out before `maxCallLevels`: the same error, at a lower depth.
       if (err instanceof RangeError) throw systemError(runtime.stackOverflow(), pos)
       throw err
     } finally {
