@@ -232,8 +232,9 @@ function parsePostfix(p: ParseContext, s: Settings, lhs: Expr): Expr {
     if (t.kind === '[' || t.kind === '?[') {
       p.next()
       const check = expr
-      const inner = p.levelUp({ ...settings, pos })
-      const index = parseExpr(p, p.levelUp(inner))
+      // Rhai nests an index chain one level deeper per `[`.
+      settings = p.levelUp({ ...settings, pos })
+      const index = parseExpr(p, p.levelUp(settings))
       checkIndexType(p, check, index)
       const close = p.next()
       if (close.kind !== ']') p.failAt(syntax.missing(']', 'for a matching [ in this index expression'), close)
@@ -267,7 +268,10 @@ function parsePostfix(p: ParseContext, s: Settings, lhs: Expr): Expr {
 }
 
 function appendStep(expr: Expr, step: Step, pos: Position): Expr {
-  if (expr.k === 'chain') return { ...expr, steps: [...expr.steps, step] }
+  if (expr.k === 'chain') {
+    expr.steps.push(step)
+    return expr
+  }
   return { k: 'chain', root: expr, steps: [step], pos }
 }
 

@@ -294,7 +294,19 @@ export class Lexer {
     this.advance()
     let out = ''
     let skipSpaceUntil = 0
+    const q = quote.charCodeAt(0)
     for (;;) {
+      if (skipSpaceUntil === 0) {
+        // Copy a run of plain characters at once.
+        const start = this.i
+        let j = start
+        for (let c = this.src.charCodeAt(j); j < this.src.length && c !== q && c !== 92 && c !== 10 && c !== 13 && (c < 0xd800 || c > 0xdfff); c = this.src.charCodeAt(++j));
+        if (j > start) {
+          out += this.src.slice(start, j)
+          this.col += j - start
+          this.i = j
+        }
+      }
       if (this.i >= this.src.length) this.fail(syntax.unterminatedString(), line, pos)
       let ch = this.advance()
       if (ch === quote) {
@@ -379,6 +391,14 @@ export class Lexer {
   private textBody(line: number, pos: number): Token {
     let out = ''
     for (;;) {
+      const start = this.i
+      let j = start
+      for (let c = this.src.charCodeAt(j); j < this.src.length && c !== 96 && c !== 36 && c !== 10 && c !== 13 && (c < 0xd800 || c > 0xdfff); c = this.src.charCodeAt(++j));
+      if (j > start) {
+        out += this.src.slice(start, j)
+        this.col += j - start
+        this.i = j
+      }
       if (this.i >= this.src.length) this.fail(syntax.unterminatedString(), line, pos)
       const ch = this.advance()
       if (ch === '`') {

@@ -85,7 +85,7 @@ export class ParseContext {
 
   levelUp(s: Settings, pos: Position = s.pos): Settings {
     if (s.maxDepth > 0 && s.level >= s.maxDepth) this.fail(syntax.tooDeep(), s.pos)
-    return { ...s, level: s.level + 1, pos }
+    return { level: s.level + 1, pos, maxDepth: s.maxDepth, global: s.global, fnScope: s.fnScope, breakable: s.breakable }
   }
 
   declare(name: string, constant: boolean): void {
