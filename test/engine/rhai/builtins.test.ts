@@ -3,7 +3,7 @@
  * negative positions from the end, in-place methods returning `()`, callbacks with an optional index.
  */
 import t from 'tap'
-import { show } from './helpers.js'
+import { show } from '../../helpers/rhai.js'
 
 const strings: [string, string][] = [
   ['"héllo".len()', '5'], ['"héllo".len', '5'], ['"héllo".bytes', '6'], ['"".is_empty()', 'true'], ['"x".is_empty', 'false'],

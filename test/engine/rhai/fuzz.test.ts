@@ -3,7 +3,7 @@
  * count and time). Compiling must answer a program or a `RhaiSyntaxError` — never another exception, never a
  * hang. Programs that compile are also run under small limits: they must end with a value or a Rhai error.
  */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { DEFAULT_LIMITS, RhaiRuntimeError, RhaiSyntaxError, compileScript, runScript } from '../../../engine/rhai/index.js'
 import { TesseraError } from '../../../engine/errors/index.js'
 import { seededRandom } from '../../helpers/random.js'
@@ -27,7 +27,7 @@ const TOKENS = [
   '//c\n', '/*', '*/', '\n', ' ', '\t', 'é', '\\', '@', '$', '#', '===', '->', '9223372036854775808',
 ]
 
-function check(t: Tap.Test, source: string): void {
+function check(t: Test, source: string): void {
   let program
   try {
     program = compileScript(source)
@@ -41,8 +41,6 @@ function check(t: Tap.Test, source: string): void {
     if (!(err instanceof RhaiRuntimeError) && !(err instanceof TesseraError)) t.fail(`run threw ${(err as Error)?.constructor?.name}: ${(err as Error)?.message} for ${JSON.stringify(source)}`)
   }
 }
-
-declare namespace Tap { type Test = typeof t }
 
 t.test('random token soups, random characters and mutated scripts', async (t) => {
   const random = seededRandom(20261124)

@@ -4,7 +4,7 @@
  * break values, switch, functions without access to outer variables, closures that share captured variables.
  */
 import t from 'tap'
-import { show, failure } from './helpers.js'
+import { show, failure } from '../../helpers/rhai.js'
 
 const cases: [string, string][] = [
   // literals

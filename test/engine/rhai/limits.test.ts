@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import { DEFAULT_LIMITS, MEILISEARCH_LIMITS } from '../../../engine/rhai/index.js'
-import { failure, show } from './helpers.js'
+import { failure, show } from '../../helpers/rhai.js'
 
 t.test('operations', async (t) => {
   const started = Date.now()

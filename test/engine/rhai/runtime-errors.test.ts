@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import { RhaiRuntimeError, compileScript, runScript } from '../../../engine/rhai/index.js'
-import { failure } from './helpers.js'
+import { failure } from '../../helpers/rhai.js'
 
 const cases: [string, string][] = [
   ['foo(1, "a")', 'Function not found: foo (i64, &str | ImmutableString | String) (line 1, position 1)'],

@@ -1,5 +1,5 @@
 /** Shared helpers of the Rhai tests: run a script and show its value as Rhai's `debug` would, or its error. */
-import { compileScript, debug, runScript, type RunLimits, type ScriptVariable } from '../../../engine/rhai/index.js'
+import { compileScript, debug, runScript, type RunLimits, type ScriptVariable } from '../../engine/rhai/index.js'
 
 export function show(source: string, variables: ScriptVariable[] = [], limits?: RunLimits): string {
   return debug(runScript(compileScript(source), variables, { limits }).value)
