@@ -356,11 +356,8 @@ export class Interpreter implements NativeContext {
 
   private call(name: string, argExprs: Expr[], pos: Position): Value {
     this.budget.tick(pos)
-    if (name === 'is_def_var' && argExprs.length === 1) {
-      const arg = this.eval(argExprs[0]!)
-      if (typeof arg === 'string') return this.findBinding(arg) !== undefined
-    }
     const args = argExprs.map((a) => own(this.eval(a)))
+    if (name === 'is_def_var' && args.length === 1 && typeof args[0] === 'string') return this.findBinding(args[0]) !== undefined
     return this.callValues(name, args, pos)
   }
 
