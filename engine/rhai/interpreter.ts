@@ -5,21 +5,18 @@
  * with the scope they came from), errors inside a function are reported "in call to function", and every
  * statement, expression, loop turn and call counts against the operation limit.
  *
- * Property, index and method chains live in chains.ts.
+ * Property, index and method chains live in chains.ts; loops, `switch` and `try` in control.ts.
  */
 import { fnKey, type Expr, type FnDef, type Program, type Stmt } from './ast.js'
 import { nativeOverloads, type NativeContext } from './builtins/index.js'
 import { assignChain, evalChain } from './chains.js'
+import { BREAK, CONTINUE, NONE, RETURN, runDo, runFor, runSwitch, runTry, runWhile } from './control.js'
 import { RhaiRuntimeError, runtime, runtimeError, systemError, type Position } from './errors.js'
 import { display } from './format.js'
 import { Budget, type RunLimits } from './limits.js'
 import { binary, compound, notFound, unary } from './operators.js'
-import { FnPtr, RChar, RRange, charsOf, own, sameValue, typeName, type Binding, type Value } from './values.js'
+import { FnPtr, RChar, own, typeName, type Binding, type Value } from './values.js'
 
-const NONE = 0
-const BREAK = 1
-const CONTINUE = 2
-const RETURN = 3
 
 /** The object of a method-style call to a script function (`x.f()` binds `this` to `x`). */
 export interface ThisRef {
@@ -78,9 +75,9 @@ export class Interpreter implements NativeContext {
         if (this.condition(s.cond)) return this.exec(s.then)
         return s.otherwise === null ? null : this.exec(s.otherwise)
       }
-      case 'while': return this.loop(s)
-      case 'do': return this.doLoop(s)
-      case 'for': return this.forLoop(s)
+      case 'while': return runWhile(this, s)
+      case 'do': return runDo(this, s)
+      case 'for': return runFor(this, s)
       case 'break':
         this.flowValue = s.value === null ? null : own(this.eval(s.value))
         this.flow = BREAK
@@ -97,8 +94,8 @@ export class Interpreter implements NativeContext {
         const value = s.value === null ? null : own(this.eval(s.value))
         throw new RhaiRuntimeError(runtime.thrown(display(value)), s.pos, 'thrown', value)
       }
-      case 'switch': return this.switchStmt(s)
-      case 'try': return this.tryStmt(s)
+      case 'switch': return runSwitch(this, s)
+      case 'try': return runTry(this, s)
     }
   }
 
@@ -113,111 +110,10 @@ export class Interpreter implements NativeContext {
     return value
   }
 
-  private condition(e: Expr): boolean {
+  condition(e: Expr): boolean {
     const v = this.eval(e)
     if (typeof v !== 'boolean') throw runtimeError(runtime.mismatch(typeName(v), 'bool'), e.pos)
     return v
-  }
-
-  /** After a loop body: whether to leave the loop, and the loop's value. */
-  private afterBody(): 'next' | 'exit' {
-    if (this.flow === CONTINUE) {
-      this.flow = NONE
-      return 'next'
-    }
-    return this.flow === NONE ? 'next' : 'exit'
-  }
-
-  private loopResult(): Value {
-    if (this.flow === BREAK) {
-      this.flow = NONE
-      return this.flowValue
-    }
-    return null
-  }
-
-  private loop(s: Extract<Stmt, { k: 'while' }>): Value {
-    for (;;) {
-      this.budget.tick(s.body.pos)
-      if (s.cond !== null && !this.condition(s.cond)) return null
-      this.exec(s.body)
-      if (this.afterBody() === 'exit') return this.loopResult()
-    }
-  }
-
-  private doLoop(s: Extract<Stmt, { k: 'do' }>): Value {
-    for (;;) {
-      this.budget.tick(s.body.pos)
-      this.exec(s.body)
-      if (this.afterBody() === 'exit') return this.loopResult()
-      if (this.condition(s.cond) === s.until) return null
-    }
-  }
-
-  private forLoop(s: Extract<Stmt, { k: 'for' }>): Value {
-    const source = this.eval(s.iterable)
-    let items: Iterable<Value>
-    if (Array.isArray(source)) items = source.slice()
-    else if (typeof source === 'string') items = charsOf(source).map((c) => new RChar(c))
-    else if (source instanceof RRange) items = source.values()
-    else throw runtimeError(runtime.forNotIterable(), s.iterable.pos)
-    const mark = this.scope.length
-    const counter: Binding | null = s.counter === null ? null : { name: s.counter, value: 0n, constant: false }
-    if (counter) this.scope.push(counter)
-    const item: Binding = { name: s.name, value: null, constant: false }
-    this.scope.push(item)
-    let index = 0n
-    let result: Value = null
-    for (const value of items) {
-      this.budget.tick(s.body.pos)
-      item.value = own(value)
-      if (counter) counter.value = index
-      index++
-      this.exec(s.body)
-      if (this.afterBody() === 'exit') {
-        result = this.loopResult()
-        break
-      }
-    }
-    this.scope.length = mark
-    return result
-  }
-
-  private switchStmt(s: Extract<Stmt, { k: 'switch' }>): Value {
-    const subject = this.eval(s.subject)
-    // Exact values first, then ranges, then the default case.
-    for (const ranges of [false, true]) {
-      for (const c of s.cases) {
-        for (const valueExpr of c.values) {
-          const isRange = valueExpr.k === 'binary'
-          if (isRange !== ranges) continue
-          const value = this.eval(valueExpr)
-          const hit = value instanceof RRange ? typeof subject === 'bigint' && value.contains(subject) : sameValue(subject, value)
-          if (hit && (c.condition === null || this.condition(c.condition))) return this.exec(c.body)
-        }
-      }
-    }
-    return s.defaultCase === null ? null : this.exec(s.defaultCase)
-  }
-
-  private tryStmt(s: Extract<Stmt, { k: 'try' }>): Value {
-    const mark = this.scope.length
-    const level = this.budget.level
-    const saved = { scope: this.scope, thisRef: this.thisRef }
-    try {
-      return this.exec(s.body)
-    } catch (err) {
-      if (!(err instanceof RhaiRuntimeError) || err.kind === 'system') throw err
-      this.scope = saved.scope
-      this.thisRef = saved.thisRef
-      this.scope.length = mark
-      this.budget.level = level
-      this.flow = NONE
-      if (s.errorVar !== null) this.scope.push({ name: s.errorVar, value: err.kind === 'thrown' ? (err.thrown as Value) : err.message, constant: false })
-      const value = this.exec(s.handler)
-      this.scope.length = mark
-      return value
-    }
   }
 
   // ---- expressions --------------------------------------------------------------------------------------

@@ -6,6 +6,9 @@
  * holds it is read, which is when Rhai's parser would report it.
  */
 import { RhaiSyntaxError, syntax, type Position } from './errors.js'
+import { BEFORE_UNARY, IMPROPER_SYMBOLS, KEYWORDS, RESERVED_SYMBOLS, RESERVED_WORDS, SYMBOLS1, SYMBOLS2, SYMBOLS3 } from './tokens.js'
+
+export { CALLABLE_RESERVED, METHOD_RESERVED, isKeyword, isReservedWord } from './tokens.js'
 
 export type TokenKind = 'int' | 'float' | 'str' | 'interp' | 'char' | 'ident' | 'reserved' | 'eof' | string
 
@@ -19,60 +22,6 @@ export interface Token {
   line: number
   pos: number
 }
-
-const KEYWORDS = new Set([
-  'true', 'false', 'let', 'const', 'if', 'else', 'switch', 'do', 'while', 'until', 'loop', 'for', 'in',
-  'continue', 'break', 'return', 'throw', 'try', 'catch', 'fn', 'private', '_',
-])
-
-/** Reserved words (Meilisearch's build has `no_module`, so `import`, `export`, `as` are reserved too). */
-const RESERVED_WORDS = new Set([
-  'var', 'protected', 'spawn', 'shared', 'is', 'sync', 'curry', 'static', 'default', 'is_shared', 'print', 'this',
-  'is_def_var', 'thread', 'is_def_fn', 'yield', 'new', 'call', 'match', 'eval', 'await', 'null', 'debug', 'type_of',
-  'with', 'void', 'import', 'nil', 'export', 'module', 'Fn', 'go', 'goto', 'as', 'use', 'case', 'async', 'public',
-  'package', 'super',
-])
-
-/** Reserved words that may be called as functions, and those that may also be called as methods. */
-export const CALLABLE_RESERVED = new Set(['curry', 'is_shared', 'print', 'is_def_var', 'is_def_fn', 'call', 'eval', 'debug', 'type_of', 'Fn'])
-export const METHOD_RESERVED = new Set(['curry', 'is_shared', 'call', 'type_of'])
-
-export function isReservedWord(word: string): boolean {
-  return RESERVED_WORDS.has(word)
-}
-
-export function isKeyword(word: string): boolean {
-  return KEYWORDS.has(word)
-}
-
-/** Reserved symbols that the tokenizer turns into errors straight away, with Rhai's explanations. */
-const IMPROPER_SYMBOLS: Record<string, string> = {
-  '===': "'===' is not a valid operator. This is not JavaScript! Should it be '=='?",
-  '!==': "'!==' is not a valid operator. This is not JavaScript! Should it be '!='?",
-  '->': "'->' is not a valid symbol. This is not C or C++!",
-  '<-': "'<-' is not a valid symbol. This is not Go! Should it be '<='?",
-  ':=': "':=' is not a valid assignment operator. This is not Go or Pascal! Should it be simply '='?",
-  ':;': "':;' is not a valid symbol. Should it be '::'?",
-  '(*': "'(* .. *)' is not a valid comment format. This is not Pascal! Should it be '/* .. */'?",
-  '*)': "'(* .. *)' is not a valid comment format. This is not Pascal! Should it be '/* .. */'?",
-  '# {': "'#' is not a valid symbol. Should it be '#{'?",
-}
-
-/** Tokens after which a `-` or `+` is unary (Rhai's `is_next_unary`). */
-const BEFORE_UNARY = new Set([
-  ';', ':', ',', '??', '..', '..=', '{', '(', '[', '+', '+=', '-', '-=', '*', '*=', '/', '/=', '%', '%=', '**', '**=',
-  '<<', '<<=', '>>', '>>=', '=', '==', '!=', '<', '>', '!', '<=', '>=', '|', '&', 'if', 'while', 'until', 'in', '!in',
-  '&&', '&=', '||', '|=', '^', '^=', 'return', 'throw', '?[',
-])
-
-/** Three-, two- and one-character symbols, longest first. */
-const SYMBOLS3 = ['**=', '<<=', '>>=', '..=', '...', '===', '!==']
-const SYMBOLS2 = [
-  '+=', '-=', '*=', '/=', '%=', '==', '!=', '<=', '>=', '=>', '&&', '||', '&=', '|=', '^=', '<<', '>>', '**', '..',
-  '??', '?.', '?[', '++', '--', '->', '<-', ':=', ':;', '|>', '<|', '!.', '*)', '(*', '#{', '#!', '()',
-]
-const SYMBOLS1 = '+-*/%=<>!|&^~@$?;:,.(){}[]'
-const RESERVED_SYMBOLS = new Set(['...', '===', '!==', '++', '--', '->', '<-', ':=', ':;', '|>', '<|', '!.', '*)', '(*', '#!', '~', '@', '$', '?'])
 
 const isDigit = (c: number) => c >= 48 && c <= 57
 const isAlpha = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
