@@ -13,7 +13,8 @@
  */
 import type { Distribution, EmbedderSettings } from '../settings/types.js'
 import type { DocumentTemplate } from './document-template.js'
-import { RemoteEmbedder, REPEAT_PLACEHOLDER, REQUEST_PLACEHOLDER, RESPONSE_PLACEHOLDER } from './rest.js'
+import { RemoteEmbedder } from './rest.js'
+import { REPEAT_PLACEHOLDER, REQUEST_PLACEHOLDER, RESPONSE_PLACEHOLDER } from './rest-templates.js'
 import type { RemoteTuning, ResolvedRuntime } from './types.js'
 
 export const HOSTED_AI_URL = 'https://api.openai.com/v1/embeddings'

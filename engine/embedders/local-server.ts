@@ -10,7 +10,8 @@
 import type { EmbedderSettings } from '../settings/types.js'
 import type { DocumentTemplate } from './document-template.js'
 import { EmbedError, generationFailed, modelNotFoundOnServer, unsupportedOllamaUrl } from './errors.js'
-import { RemoteEmbedder, REPEAT_PLACEHOLDER, REQUEST_PLACEHOLDER, RESPONSE_PLACEHOLDER } from './rest.js'
+import { RemoteEmbedder } from './rest.js'
+import { REPEAT_PLACEHOLDER, REQUEST_PLACEHOLDER, RESPONSE_PLACEHOLDER } from './rest-templates.js'
 import type { RemoteTuning, ResolvedRuntime } from './types.js'
 
 export const LOCAL_SERVER_DEFAULT_URL = 'http://localhost:11434/api/embeddings'

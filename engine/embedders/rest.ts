@@ -8,71 +8,25 @@
  * cancels the other requests of the call. Without `dimensions` in the settings, creating the embedder sends one
  * probe request (`"test"`) and takes the length of the vector it gets.
  */
+import { setMaxListeners } from 'node:events'
 import { editDistance } from '../errors/deserr.js'
 import type { Distribution, EmbedderKind } from '../settings/types.js'
 import type { DocumentTemplate } from './document-template.js'
 import {
-  EmbedError, couldNotDetermineDimension, couldNotParseTemplate, documentsFailed, embeddingCount, extractionError, generationFailed,
-  networkError, unexpectedDimension, type ConfigurationSource,
+  EmbedError, couldNotDetermineDimension, documentsFailed, embeddingCount, extractionError, generationFailed, networkError,
+  unexpectedDimension, type ConfigurationSource,
 } from './errors.js'
 import { EmbeddingHttpClient } from './http-client.js'
 import { IpPolicy } from './ip-policy.js'
-import { ExtractionError, InjectableValue, parsingErrorMessage } from './json-template.js'
+import { ExtractionError, type InjectableValue } from './json-template.js'
 import { QueryCache } from './query-cache.js'
+import { RESPONSE_PLACEHOLDER, parseRestTemplates, toEmbedding } from './rest-templates.js'
 import { estimateTokens } from './request-limiter.js'
 import { RequestStats } from './request-stats.js'
 import type { EmbedOptions, Embedder, RemoteTuning, ResolvedRuntime } from './types.js'
 
-export const REQUEST_PLACEHOLDER = '{{text}}'
-export const RESPONSE_PLACEHOLDER = '{{embedding}}'
-export const REPEAT_PLACEHOLDER = '{{..}}'
-
 const DEFAULT_BATCH_SIZE = 10
 const DEFAULT_CONCURRENCY = 40
-
-/** The request and response templates of a remote embedder, or the user error that refuses them. */
-export function parseRestTemplates(request: unknown, response: unknown): { request: InjectableValue; response: InjectableValue } | EmbedError {
-  const req = InjectableValue.parse(request, REQUEST_PLACEHOLDER, REPEAT_PLACEHOLDER)
-  if (!(req instanceof InjectableValue)) {
-    const message = parsingErrorMessage(req, 'request', REQUEST_PLACEHOLDER, REPEAT_PLACEHOLDER)
-    return couldNotParseTemplate(`${message}\n  - Note: this template is using a document template, and so expects to contain the placeholder "{{text}}" rather than "{{fragment}}"`)
-  }
-  const res = InjectableValue.parse(response, RESPONSE_PLACEHOLDER, REPEAT_PLACEHOLDER)
-  if (!(res instanceof InjectableValue)) return couldNotParseTemplate(parsingErrorMessage(res, 'response', RESPONSE_PLACEHOLDER, REPEAT_PLACEHOLDER))
-  if (res.repeated && !req.repeated) return couldNotParseTemplate('in `response`: `response` has multiple embeddings, but `request` has only one text to embed')
-  if (!res.repeated && req.repeated) return couldNotParseTemplate('in `response`: `response` has a single embedding, but `request` has multiple texts to embed')
-  return { request: req, response: res }
-}
-
-/**
- * The settings-time check of a `rest` embedder's `request` and `response` (a synchronous 400 in Meilisearch):
- * throws `vector_embedding_error` with `Error while generating embeddings: user error: in \`request\`: …`.
- */
-export function checkRestTemplates(request: unknown, response: unknown): void {
-  const parsed = parseRestTemplates(request, response)
-  if (parsed instanceof EmbedError) throw generationFailed(parsed)
-}
-
-/** How serde names a JSON value it did not expect (`invalid type: <this>, expected …`). */
-function unexpected(value: unknown): string {
-  if (value === null) return 'null'
-  if (typeof value === 'boolean') return `boolean \`${value}\``
-  if (typeof value === 'number') return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``
-  if (typeof value === 'string') return `string ${JSON.stringify(value)}`
-  return Array.isArray(value) ? 'sequence' : 'map'
-}
-
-/** A JSON value as a vector of f32, or serde's message when it is not an array of numbers. */
-export function toEmbedding(value: unknown): Float32Array | { error: string } {
-  if (!Array.isArray(value)) return { error: `invalid type: ${unexpected(value)}, expected a sequence` }
-  const out = new Float32Array(value.length)
-  for (let i = 0; i < value.length; i++) {
-    const x = value[i]
-    if (typeof x !== 'number') return { error: `invalid type: ${unexpected(x)}, expected f32` }
-    out[i] = x
-  }
-  return out
-}
 
 export interface RemoteConfig {
   name: string
@@ -180,6 +134,8 @@ export class RemoteEmbedder implements Embedder {
     if (texts.length === 0) return []
     // The first failure cancels the other requests of this call (and the caller's signal cancels them all).
     const controller = new AbortController()
+    // Every batch of the call waits on this signal: as many listeners as batches is expected, not a leak.
+    setMaxListeners(0, controller.signal)
     const onAbort = () => controller.abort(options.signal!.reason)
     options.signal?.addEventListener('abort', onAbort, { once: true })
     if (options.signal?.aborted) controller.abort(options.signal.reason)

@@ -4,7 +4,7 @@ import t from 'tap'
 import { editDistance } from '../../../engine/errors/deserr.js'
 import { EmbedError } from '../../../engine/embedders/errors.js'
 import { ExtractionError, InjectableValue } from '../../../engine/embedders/json-template.js'
-import { checkRestTemplates, parseRestTemplates, toEmbedding } from '../../../engine/embedders/rest.js'
+import { checkRestTemplates, parseRestTemplates, toEmbedding } from '../../../engine/embedders/rest-templates.js'
 
 const NOTE = '\n  - Note: this template is using a document template, and so expects to contain the placeholder "{{text}}" rather than "{{fragment}}"'
 
