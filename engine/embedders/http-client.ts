@@ -104,25 +104,28 @@ export class EmbeddingHttpClient {
     for (let attempt = 0; ; attempt++) {
       let failure: EmbedError
       try {
-        stats.total++
-        const json = await this.limiter.run(call.tokens ?? 0, call.signal, () => this.attempt(payload, call))
+        const json = await this.limiter.run(call.tokens ?? 0, call.signal, () => {
+          stats.total++
+          return this.attempt(payload, call)
+        })
         return handle(json)
       } catch (err) {
         if (call.signal?.aborted) throw call.signal.reason
+        const transport = err instanceof RejectedAddress || err instanceof AttemptTimeout || err instanceof BodyTooLarge || (err instanceof Error && 'code' in err)
+        if (!(err instanceof EmbedError) && !transport) throw err
         failure = this.redact(err instanceof EmbedError ? err : networkError(transportMessage(err as NodeJS.ErrnoException)))
         if (err instanceof RejectedAddress || err instanceof BodyTooLarge) failure = new EmbedError(failure.fault, failure.detail, 'giveUp')
         stats.failed++
         stats.lastError = failure.reason
       }
       if (failure.retry === 'giveUp' || attempt >= retries) throw failure
-      let wait = failure.retry === 'retry' ? 10 ** attempt : 100 + 10 ** attempt
+      let wait = Math.min(failure.retry === 'retry' ? 10 ** attempt : 100 + 10 ** attempt, this.options.maxRetryDurationMs) * (0.5 + Math.random() * 0.5)
+      if (failure.retryAfterMs !== null) wait = Math.max(wait, Math.min(failure.retryAfterMs, this.options.maxRetryDurationMs))
       if (call.deadline !== undefined) {
         const left = call.deadline - Date.now()
         if (left <= 0) throw failure
         wait = Math.min(wait, left)
       }
-      wait = Math.min(wait, this.options.maxRetryDurationMs) * (0.5 + Math.random() * 0.5)
-      if (failure.retryAfterMs !== null) wait = Math.max(wait, Math.min(failure.retryAfterMs, this.options.maxRetryDurationMs))
       await sleep(wait, call.signal)
     }
   }

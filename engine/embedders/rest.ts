@@ -172,7 +172,7 @@ export class RemoteEmbedder implements Embedder {
   }
 
   /** One request for `texts` (at most `perRequest` of them): their vectors, or an `EmbedError`. */
-  async embedBatch(texts: readonly string[], options: EmbedOptions): Promise<Float32Array[]> {
+  private async embedBatch(texts: readonly string[], options: EmbedOptions): Promise<Float32Array[]> {
     const body = this.request.inject(texts)
     const tokens = texts.reduce((sum, t) => sum + estimateTokens(t), 0)
     try {

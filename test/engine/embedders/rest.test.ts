@@ -216,3 +216,12 @@ t.test('an unreachable server is retried, then reported', async (t) => {
   t.same(embedder.requests.snapshot().total, 2)
   server = await EmbeddingServer.start()
 })
+
+t.test('a query deadline stops the retries', async (t) => {
+  const embedder = await make(single(server, { dimensions: 8 }), { ...runtime, retries: 10 })
+  for (let i = 0; i < 10; i++) server.faults.push({ status: 500 })
+  const started = Date.now()
+  await t.rejects(embedder.embedQuery('x', { deadline: Date.now() + 150 }), { message: /received internal error HTTP 500/ })
+  t.ok(Date.now() - started < 1_000, `gave up after ${Date.now() - started} ms`)
+  t.ok(server.requests.length < 10)
+})
