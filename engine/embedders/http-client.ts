@@ -53,6 +53,9 @@ export interface CallOptions {
   tokens?: number
 }
 
+/** An attempt with less time than this before the deadline is not made. */
+const MIN_ATTEMPT_MS = 5
+
 class AttemptTimeout extends Error {}
 class BodyTooLarge extends Error {}
 
@@ -127,6 +130,9 @@ export class EmbeddingHttpClient {
         wait = Math.min(wait, left)
       }
       await sleep(wait, call.signal)
+      // At (or a timer's imprecision before) the deadline, another attempt could only time out: report the last
+      // real failure instead.
+      if (call.deadline !== undefined && call.deadline - Date.now() < MIN_ATTEMPT_MS) throw failure
     }
   }
 

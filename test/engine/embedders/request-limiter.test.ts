@@ -26,7 +26,7 @@ t.test('requestsPerMinute: a minute of burst, then one request per 60/N seconds'
     done.push(performance.now() - started)
   })))
   done.sort((a, b) => a - b)
-  t.ok(done[59]! < 200, `the first 60 start at once (${Math.round(done[59]!)} ms)`)
+  t.ok(done[59]! < 800, `the first 60 start at once (${Math.round(done[59]!)} ms)`)
   t.ok(done[61]! >= 900 && done[61]! < 3_000, `the 62nd waits about 2 s (${Math.round(done[61]!)} ms)`)
 })
 
