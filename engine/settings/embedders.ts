@@ -8,6 +8,8 @@
  * stored and shown back; messages that list sources use the family of the spelling sent, in Meilisearch's order.
  */
 import { TesseraError, type ErrorCode } from '../errors/index.js'
+import { checkDocumentTemplate } from '../embedders/document-template.js'
+import { checkRestTemplates } from '../embedders/rest-templates.js'
 import type { Features } from '../features/index.js'
 import { DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, type EmbedderKind, type EmbedderSettings } from './types.js'
 import { clone, deepEqual, isObject } from '../json/value.js'
@@ -123,6 +125,7 @@ function validatePrompt(name: string, e: EmbedderUpdate): void {
   if (typeof e.documentTemplate === 'string' && e.documentTemplateMaxBytes === 0) {
     throw new TesseraError(CODE, `\`.embedders.${name}.documentTemplateMaxBytes\`: \`documentTemplateMaxBytes\` cannot be zero`)
   }
+  if (typeof e.documentTemplate === 'string') checkDocumentTemplate(name, e.documentTemplate)
 }
 
 /** What the `url` crate says about a URL it cannot parse (the common cases). */
@@ -139,9 +142,9 @@ function urlError(url: string): string | null {
 }
 
 /**
- * Meilisearch's `validate_embedding_settings` on the update (synchronous 400s): template max bytes, zero
- * dimensions, URL syntax, then — when the update names a source — the per-source field table, the OpenAI model
- * and dimensions, and the composite rules.
+ * Meilisearch's `validate_embedding_settings` on the update (synchronous 400s): the document template (max bytes,
+ * then Liquid syntax), zero dimensions, URL syntax, the `request`/`response` templates, then — when the update
+ * names a source — the per-source field table, the OpenAI model and dimensions, and the composite rules.
  */
 export function validateEmbedder(name: string, e: EmbedderUpdate): void {
   validatePrompt(name, e)
@@ -150,6 +153,8 @@ export function validateEmbedder(name: string, e: EmbedderUpdate): void {
     const problem = urlError(e.url)
     if (problem) throw new TesseraError(CODE, `\`.embedders.${name}.url\`: could not parse \`${e.url}\`: ${problem}`)
   }
+  // Meilisearch parses a `request` it is sent, and the `response` with it (a `vector_embedding_error`).
+  if (e.request !== undefined && e.request !== null) checkRestTemplates(e.request, e.response ?? undefined)
   if (typeof e.source !== 'string') return
   checkFields(name, e, e.source, 'notNested')
   checkSourceSpecific(name, e, e.source)

@@ -270,6 +270,26 @@ t.test('embedders: deserialization', async (t) => {
   t.strictSame(whole({ embedders: { e: { source: 'userProvided', dimensions: 2, distribution: { mean: 'a', sigma: 1 } } } }), { code, message: 'Invalid value type at `.embedders.e.distribution.mean`: expected a number, but found a string: `"a"`' })
 })
 
+t.test('embedders: templates are checked when the settings are sent (vector/rest.rs bad_settings, prompt validation)', async (t) => {
+  const note = '\n  - Note: this template is using a document template, and so expects to contain the placeholder "{{text}}" rather than "{{fragment}}"'
+  t.strictSame(whole({ embedders: { rest: { source: 'rest', request: 42, response: 42 } } }), {
+    code: 'vector_embedding_error', message: `Error while generating embeddings: user error: in \`request\`: "{{text}}" not found${note}`,
+  }, 'the request template is checked before the fields of the source')
+  t.strictSame(whole({ embedders: { rest: { source: 'rest', url: 'kefir', request: 42, response: 42 } } }).message, '`.embedders.rest.url`: could not parse `kefir`: relative URL without a base')
+  t.strictSame(whole({ embedders: { rest: { source: 'rest', url: 'http://a.b/', request: '{{text}}', response: 42 } } }), {
+    code: 'vector_embedding_error', message: 'Error while generating embeddings: user error: in `response`: "{{embedding}}" not found',
+  })
+  t.doesNotThrow(() => validateSettings({ embedders: { rest: { request: { input: ['{{text}}', '{{..}}'] } } } }, null, none), 'a request alone is checked alone')
+  t.strictSame(whole({ embedders: { rest: { request: { input: ['{{..}}', '{{text}}'] } } } }).message,
+    `Error while generating embeddings: user error: in \`request.input\`: "{{..}}" expected at position #1, but found at position #0${note}`)
+  t.strictSame(whole({ embedders: { e: { source: 'openAi', documentTemplate: '{% foo %}' } } }), {
+    code: 'invalid_settings_embedders',
+    message: '`.embedders.e.documentTemplate`: Invalid template: user error: cannot parse template: liquid:  --> 1:4\n  |\n1 | {% foo %}\n  |    ^-^\n  |\n  = Unknown tag.\n  with:\n    requested=foo\n    available tags=assign, break, continue, cycle, decrement, include, increment\n    available blocks=capture, case, comment, for, if, ifchanged, raw, tablerow, unless\n.',
+  })
+  t.strictSame(whole({ embedders: { e: { source: 'openAi', documentTemplate: '{% foo %}', documentTemplateMaxBytes: 0 } } }).message, '`.embedders.e.documentTemplateMaxBytes`: `documentTemplateMaxBytes` cannot be zero', 'the byte budget is checked first')
+  t.doesNotThrow(() => validateSettings({ embedders: { e: { source: 'openAi', documentTemplate: '{{ doc.title | upcase }}' } } }, null, none))
+})
+
 t.test('embedders: fields per source (vectors.rs snapshots)', async (t) => {
   const code = 'invalid_settings_embedders'
   t.strictSame(whole({ embedders: { test: { source: 'huggingFace', apiKey: 'foo' } } }), {
@@ -285,10 +305,10 @@ t.test('embedders: fields per source (vectors.rs snapshots)', async (t) => {
     '`.embedders.test`: Field `pooling` unavailable for source `hostedAi`.\n  - note: `pooling` is available for sources: `localHub`\n  - note: available fields for source `hostedAi`: `source`, `model`, `apiKey`, `dimensions`, `documentTemplate`, `documentTemplateMaxBytes`, `url`, `distribution`, `binaryQuantized`')
   t.strictSame(whole({ embedders: { test: { source: 'userProvided', dimensions: 3, documentTemplate: 'toto' } } }).message,
     '`.embedders.test`: Field `documentTemplate` unavailable for source `userProvided`.\n  - note: `documentTemplate` is available for sources: `openAi`, `huggingFace`, `ollama`, `rest`\n  - note: available fields for source `userProvided`: `source`, `dimensions`, `distribution`, `binaryQuantized`')
-  t.strictSame(whole({ embedders: { test: { source: 'rest', model: 'all-minilm', url: 'http://rest.example/', request: {}, response: {} } } }).message.split('\n')[0], '`.embedders.test`: Field `model` unavailable for source `rest`.')
+  t.strictSame(whole({ embedders: { test: { source: 'rest', model: 'all-minilm', url: 'http://rest.example/', request: '{{text}}', response: '{{embedding}}' } } }).message.split('\n')[0], '`.embedders.test`: Field `model` unavailable for source `rest`.')
   // Mandatory fields
   t.strictSame(whole({ embedders: { test: { source: 'userProvided' } } }), { code, message: '`.embedders.test`: Missing field `dimensions` (note: this field is mandatory for source `userProvided`)' })
-  t.strictSame(whole({ embedders: { test: { source: 'rest', url: 'http://a.b/', request: {} } } }), { code, message: '`.embedders.test`: Missing field `response` (note: this field is mandatory for source `rest`)' })
+  t.strictSame(whole({ embedders: { test: { source: 'rest', url: 'http://a.b/', request: '{{text}}' } } }), { code, message: '`.embedders.test`: Missing field `response` (note: this field is mandatory for source `rest`)' })
   t.strictSame(whole({ embedders: { test: { source: 'localServer' } } }), { code, message: '`.embedders.test`: Missing field `model` (note: this field is mandatory for source `localServer`)' })
   // Pooling only for localHub
   t.doesNotThrow(() => validateSettings({ embedders: { test: { source: 'localHub', pooling: 'forceCls' } } }, null, none))
@@ -451,7 +471,7 @@ t.test('reindex kinds', async (t) => {
   t.strictSame(kinds({ displayedAttributes: ['a'], faceting: { maxValuesPerFacet: 3 }, pagination: { maxTotalHits: 3 }, searchCutoffMs: 30, chat: { description: 'd' } }), [])
   const all = kinds({ searchableAttributes: ['a'], filterableAttributes: ['a'], sortableAttributes: ['a'], distinctAttribute: 'a', stopWords: ['a'], separatorTokens: ['a'], dictionary: ['a'], synonyms: { a: ['b'] }, typoTolerance: { disableOnNumbers: true }, proximityPrecision: 'byAttribute', prefixSearch: 'disabled', embedders: { e: { source: 'userProvided', dimensions: 2 } }, localizedAttributes: [] })
   t.strictSame(all, ['searchable', 'filterable', 'sortable', 'distinct', 'stopWords', 'separators', 'dictionary', 'synonyms', 'typo', 'proximity', 'prefix', 'embedders', 'localizedAttributes'])
-  const withE = applyBody({ embedders: { e: { source: 'rest', url: 'http://a.b/', request: {}, response: {} } } }).settings
+  const withE = applyBody({ embedders: { e: { source: 'rest', url: 'http://a.b/', request: '{{text}}', response: '{{embedding}}' } } }).settings
   t.strictSame(kinds({ embedders: { e: { headers: { a: 'b' } } } }, withE), [], 'headers need no re-embedding')
   t.strictSame(kinds({ embedders: { e: { url: 'http://c.d/' } } }, withE), ['embedders'])
   t.strictSame(kinds({ embedders: { e: { documentTemplateMaxBytes: 200 } } }, withE), [], 'a smaller template budget keeps vectors')
@@ -465,7 +485,7 @@ t.test('storage: one record per index, defaults when nothing is stored', async (
   const store = await Store.open(dir)
   t.teardown(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }) })
   t.strictSame(readSettings(store, 7), defaultSettings())
-  const { settings } = applyBody({ rankingRules: ['words'], embedders: { e: { source: 'rest', url: 'http://a.b/', request: { x: '{{text}}' }, response: {}, apiKey: 'secret-secret-secret' } } })
+  const { settings } = applyBody({ rankingRules: ['words'], embedders: { e: { source: 'rest', url: 'http://a.b/', request: { x: '{{text}}' }, response: { e: '{{embedding}}' }, apiKey: 'secret-secret-secret' } } })
   const ops = settingsWriteOps(7, settings)
   t.equal(ops.length, 1)
   t.equal(ops[0]!.column, 'settings')

@@ -1,0 +1,134 @@
+/**
+ * Document templates: the Liquid text that turns a document into the text an embedder embeds
+ * (Meilisearch's `milli/src/prompt/`).
+ *
+ * The template sees two variables:
+ *   - `doc`: the document (`{{ doc.title }}`, nested: `{{ doc.actor.name }}`);
+ *   - `fields`: one `{ name, value, is_searchable }` per top-level field of the document, in its order — or, when
+ *     the caller passes the index's field names, one per name in that order, `value` nil when the document lacks it.
+ * The rendered text is cut to `documentTemplateMaxBytes` bytes on a character boundary.
+ *
+ * A template is parsed once (`DocumentTemplate.compile`) and rendered per document; Meilisearch's default template
+ * takes a hand-written path that gives the same text several times faster (tests compare both).
+ */
+import { TesseraError } from '../errors/index.js'
+import { DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES } from '../settings/types.js'
+import { parseFailureText, renderFailureText } from './liquid-errors.js'
+import { liquidLanguage, renderValue } from './liquid-language.js'
+import type { Template } from 'liquidjs'
+
+export interface RenderContext {
+  /** External id of the document, named in render errors. */
+  documentId?: string
+  /** Whether a top-level field is searchable (`field.is_searchable`). Default: every field is. */
+  isSearchable?: (field: string) => boolean
+  /** The index's top-level fields in field-id order; when given, `fields` lists these instead of the document's keys. */
+  fieldNames?: readonly string[]
+}
+
+export interface TemplateField {
+  name: string
+  value: unknown
+  is_searchable: boolean
+}
+
+/** `text` truncated to at most `maxBytes` UTF-8 bytes without splitting a character (Meilisearch's `truncate`). */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  if (text.length <= maxBytes / 3 || Buffer.byteLength(text, 'utf8') <= maxBytes) return text
+  const bytes = Buffer.from(text, 'utf8')
+  let end = maxBytes
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--
+  return bytes.subarray(0, end).toString('utf8')
+}
+
+/** Why `template` does not parse, as Meilisearch says it (`user error: cannot parse template: liquid: …`), or null. */
+export function templateProblem(template: string): string | null {
+  try {
+    liquidLanguage().parse(template)
+    return null
+  } catch (err) {
+    return `user error: cannot parse template: ${parseFailureText(err, template)}`
+  }
+}
+
+/**
+ * The settings-time check of an embedder's `documentTemplate` (Meilisearch's `validate_prompt`): throws
+ * `invalid_settings_embedders` with ``.embedders.<name>.documentTemplate`: Invalid template: <problem>.``.
+ * `name` is the embedder's name (`name.indexingEmbedder` for a composite's).
+ */
+export function checkDocumentTemplate(name: string, template: string): void {
+  const problem = templateProblem(template)
+  if (problem !== null) throw new TesseraError('invalid_settings_embedders', `\`.embedders.${name}.documentTemplate\`: Invalid template: ${problem}.`)
+}
+
+export class DocumentTemplate {
+  private constructor(
+    readonly text: string,
+    /** Null: no limit. */
+    readonly maxBytes: number | null,
+    private readonly parsed: Template[] | null,
+    private readonly usesFields: boolean,
+  ) {}
+
+  /** Parse `text` once. Throws `invalid_settings_embedders` when it does not parse (checked at settings time). */
+  static compile(text: string = DEFAULT_DOCUMENT_TEMPLATE, maxBytes: number | null = DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES): DocumentTemplate {
+    if (text === DEFAULT_DOCUMENT_TEMPLATE) return new DocumentTemplate(text, maxBytes, null, true)
+    const language = liquidLanguage()
+    let parsed: Template[]
+    try {
+      parsed = language.parse(text)
+    } catch (err) {
+      throw new TesseraError('invalid_settings_embedders', `Invalid template: user error: cannot parse template: ${parseFailureText(err, text)}.`)
+    }
+    const usesFields = language.globalVariablesSync(parsed).includes('fields')
+    return new DocumentTemplate(text, maxBytes, parsed, usesFields)
+  }
+
+  /**
+   * The text to embed for `document`. Throws `invalid_document_fields` when the template reads a field the
+   * document lacks: ``user error: missing field in document `<id>`: liquid: Unknown index …``.
+   */
+  render(document: Record<string, unknown>, context: RenderContext = {}): string {
+    const rendered = this.parsed === null ? renderDefault(document, context) : this.renderLiquid(this.parsed, document, context)
+    return this.maxBytes === null ? rendered : truncateUtf8(rendered, this.maxBytes)
+  }
+
+  /** Render with liquidjs even for the default template (the reference the fast path is tested against). */
+  renderWithLiquid(document: Record<string, unknown>, context: RenderContext = {}): string {
+    const rendered = this.renderLiquid(this.parsed ?? liquidLanguage().parse(this.text), document, context)
+    return this.maxBytes === null ? rendered : truncateUtf8(rendered, this.maxBytes)
+  }
+
+  private renderLiquid(parsed: Template[], document: Record<string, unknown>, context: RenderContext): string {
+    const scope = { doc: document, fields: this.usesFields ? templateFields(document, context) : [] }
+    try {
+      return liquidLanguage().renderSync(parsed, scope) as string
+    } catch (err) {
+      const where = context.documentId === undefined ? '' : ` \`${context.documentId}\``
+      throw new TesseraError('invalid_document_fields', `user error: missing field in document${where}: ${renderFailureText(err, scope)}`)
+    }
+  }
+}
+
+/** The `fields` variable of a document. */
+export function templateFields(document: Record<string, unknown>, context: RenderContext): TemplateField[] {
+  const names = context.fieldNames ?? Object.keys(document)
+  const searchable = context.isSearchable ?? (() => true)
+  return names.map((name) => ({
+    name,
+    value: Object.prototype.hasOwnProperty.call(document, name) ? document[name] : null,
+    is_searchable: searchable(name),
+  }))
+}
+
+/** Meilisearch's default template without the interpreter: `name: value\n` per searchable, non-nil field. */
+function renderDefault(document: Record<string, unknown>, context: RenderContext): string {
+  const searchable = context.isSearchable ?? (() => true)
+  let out = ''
+  for (const name of context.fieldNames ?? Object.keys(document)) {
+    const value = Object.prototype.hasOwnProperty.call(document, name) ? document[name] : null
+    if (value === null || value === undefined || !searchable(name)) continue
+    out += `${name}: ${renderValue(value)}\n`
+  }
+  return out
+}
