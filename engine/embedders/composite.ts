@@ -5,7 +5,7 @@
  * embedded by both must be within an angular distance of 0.01 of each other ((1 − cos) / 2, as Meilisearch's
  * vector store measures it). Only the search side caches query vectors.
  */
-import type { Distribution, EmbedderSettings } from '../settings/types.js'
+import type { Distribution, EmbedderSettings } from './config.js'
 import type { DocumentTemplate } from './document-template.js'
 import { EmbedError, EmbeddingError, generationFailed } from './errors.js'
 import type { RequestStats } from './request-stats.js'

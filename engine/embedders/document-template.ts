@@ -12,7 +12,7 @@
  * takes a hand-written path that gives the same text several times faster (tests compare both).
  */
 import { TesseraError } from '../errors/index.js'
-import { DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES } from '../settings/types.js'
+import { DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES } from './config.js'
 import { parseFailureText, renderFailureText } from './liquid-errors.js'
 import { liquidLanguage, renderValue } from './liquid-language.js'
 import type { Template } from 'liquidjs'

@@ -2,8 +2,8 @@
  * The factory: an `Embedder` from an embedder's stored settings (its `source` in either spelling) and the
  * thread's runtime options. Both are plain data, so this runs the same in any thread.
  */
-import type { EmbedderSettings } from '../settings/types.js'
-import { embedderKind } from '../settings/embedders.js'
+import type { EmbedderSettings } from './config.js'
+import { embedderKind } from './config.js'
 import { CompositeEmbedder } from './composite.js'
 import { DocumentTemplate, checkDocumentTemplate } from './document-template.js'
 import { createHostedAiEmbedder } from './hosted-ai.js'

@@ -11,7 +11,7 @@
  * Deviation: on a 400 Meilisearch re-embeds each text cut to the model's 8191 tiktoken tokens; Tessera has no
  * tiktoken tokenizer and reports the 400.
  */
-import type { Distribution, EmbedderSettings } from '../settings/types.js'
+import type { Distribution, EmbedderSettings } from './config.js'
 import type { DocumentTemplate } from './document-template.js'
 import { RemoteEmbedder } from './rest.js'
 import { REPEAT_PLACEHOLDER, REQUEST_PLACEHOLDER, RESPONSE_PLACEHOLDER } from './rest-templates.js'

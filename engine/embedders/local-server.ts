@@ -7,7 +7,7 @@
  * else `http://localhost:11434/api/embeddings` (a loopback address: it needs `--experimental-allowed-ip-networks`).
  * A 404 means the model is not pulled, and says so. Dimensions are probed unless the settings give them.
  */
-import type { EmbedderSettings } from '../settings/types.js'
+import type { EmbedderSettings } from './config.js'
 import type { DocumentTemplate } from './document-template.js'
 import { EmbedError, generationFailed, modelNotFoundOnServer, unsupportedOllamaUrl } from './errors.js'
 import { RemoteEmbedder } from './rest.js'

@@ -9,8 +9,8 @@
  * probe request (`"test"`) and takes the length of the vector it gets.
  */
 import { setMaxListeners } from 'node:events'
-import { editDistance } from '../errors/deserr.js'
-import type { Distribution, EmbedderKind } from '../settings/types.js'
+import { editDistance } from '../errors/edit-distance.js'
+import type { Distribution, EmbedderKind } from './config.js'
 import type { DocumentTemplate } from './document-template.js'
 import {
   EmbedError, couldNotDetermineDimension, documentsFailed, embeddingCount, extractionError, generationFailed, networkError,

@@ -4,7 +4,7 @@
  * data (settings + `EmbedderRuntime`), so a worker thread builds its own from what it receives; nothing with a
  * function crosses threads.
  */
-import type { Distribution, EmbedderKind } from '../settings/types.js'
+import type { Distribution, EmbedderKind } from './config.js'
 import type { DocumentTemplate } from './document-template.js'
 import type { AllowedIpNetworks } from './ip-policy.js'
 import type { RequestStats } from './request-stats.js'

@@ -3,7 +3,7 @@
  * It is an `Embedder` so callers need no special case for its dimensions and distribution, and asking it to embed
  * fails as in Meilisearch (`embedder/manual.rs`, the text cut to 250 characters).
  */
-import type { Distribution, EmbedderSettings } from '../settings/types.js'
+import type { Distribution, EmbedderSettings } from './config.js'
 import { documentsFailed, generationFailed, manualEmbed } from './errors.js'
 import { RequestStats } from './request-stats.js'
 import type { Embedder } from './types.js'

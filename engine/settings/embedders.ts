@@ -9,6 +9,7 @@
  */
 import { TesseraError, type ErrorCode } from '../errors/index.js'
 import { checkDocumentTemplate } from '../embedders/document-template.js'
+import { embedderKind } from '../embedders/config.js'
 import { checkRestTemplates } from '../embedders/rest-templates.js'
 import type { Features } from '../features/index.js'
 import { DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, type EmbedderKind, type EmbedderSettings } from './types.js'
@@ -17,20 +18,12 @@ import { sortedMap } from '../json/byte-order.js'
 
 const CODE: ErrorCode = 'invalid_settings_embedders'
 
-/** Meilisearch's spellings → kind. */
-const MEILI_NAMES: Record<string, EmbedderKind> = { openAi: 'hostedAi', huggingFace: 'localHub', ollama: 'localServer', userProvided: 'userProvided', rest: 'rest', composite: 'composite' }
-const SPEC_NAMES: Record<string, EmbedderKind> = { hostedAi: 'hostedAi', localHub: 'localHub', localServer: 'localServer', userProvided: 'userProvided', rest: 'rest', composite: 'composite' }
 /** Meilisearch's enum order (the order its messages list sources in). */
 const KIND_ORDER: readonly EmbedderKind[] = ['hostedAi', 'localHub', 'localServer', 'userProvided', 'rest', 'composite']
 const MEILI_SPELLING: Record<EmbedderKind, string> = { hostedAi: 'openAi', localHub: 'huggingFace', localServer: 'ollama', userProvided: 'userProvided', rest: 'rest', composite: 'composite' }
 /** Accepted `source` values, in the order the "Unknown value" message lists them. */
 export const SOURCE_VALUES = ['openAi', 'huggingFace', 'ollama', 'userProvided', 'rest', 'composite', 'hostedAi', 'localHub', 'localServer'] as const
 
-export function embedderKind(source: string): EmbedderKind {
-  const kind = MEILI_NAMES[source] ?? SPEC_NAMES[source]
-  if (!kind) throw new Error(`unknown embedder source ${source}`)
-  return kind
-}
 
 /** The spec-only spellings select the spec's family in messages; every other spelling, Meilisearch's. */
 function usesMeiliNames(source: string): boolean {

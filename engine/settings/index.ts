@@ -24,7 +24,8 @@ import {
   DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, SETTINGS_FIELDS, defaultSettings,
   type ChatSettings, type EmbedderSettings, type ReindexKind, type Settings, type SettingsField, type SettingsUpdate,
 } from './types.js'
-export { maskSecret, embedderKind } from './embedders.js'
+export { maskSecret } from './embedders.js'
+export { embedderKind } from '../embedders/config.js'
 export {
   DEFAULT_SETTINGS, DEFAULT_RANKING_RULES, DEFAULT_DOCUMENT_TEMPLATE, SETTINGS_FIELDS, defaultSettings,
   type Settings, type SettingsUpdate, type SettingsField, type ReindexKind, type FilterableAttributeRule,

@@ -41,35 +41,9 @@ export interface LocalizedAttributesRule {
   locales: string[]
 }
 
-/** The source kinds, by the spec's names. Meilisearch's names are accepted as aliases (see SOURCE_ALIASES). */
-export type EmbedderKind = 'hostedAi' | 'localHub' | 'localServer' | 'rest' | 'userProvided' | 'composite'
-
-export type Pooling = 'useModel' | 'forceMean' | 'forceCls'
-
-export interface Distribution {
-  mean: number
-  sigma: number
-}
-
-/** One embedder as stored (defaults of its source filled in when applied). `source` keeps the user's spelling. */
-export interface EmbedderSettings {
-  source: string
-  model?: string
-  revision?: string
-  pooling?: Pooling
-  apiKey?: string
-  dimensions?: number
-  binaryQuantized?: boolean
-  documentTemplate?: string
-  documentTemplateMaxBytes?: number
-  url?: string
-  request?: unknown
-  response?: unknown
-  headers?: Record<string, string>
-  searchEmbedder?: EmbedderSettings
-  indexingEmbedder?: EmbedderSettings
-  distribution?: Distribution
-}
+export type { EmbedderKind, Pooling, Distribution, EmbedderSettings } from '../embedders/config.js'
+import { DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, type EmbedderSettings } from '../embedders/config.js'
+export { DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES }
 
 export type MatchingStrategy = 'last' | 'all' | 'frequency'
 
@@ -154,8 +128,6 @@ export type ReindexKind = 'searchable' | 'filterable' | 'sortable' | 'distinct' 
 export const DEFAULT_RANKING_RULES = ['words', 'typo', 'proximity', 'attributeRank', 'sort', 'wordPosition', 'exactness'] as const
 
 /** Meilisearch's default document template (embedders and chat). */
-export const DEFAULT_DOCUMENT_TEMPLATE = '{% for field in fields %}{% if field.is_searchable and field.value != nil %}{{ field.name }}: {{ field.value }}\n{% endif %}{% endfor %}'
-export const DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES = 400
 
 export function defaultSettings(): Settings {
   return {

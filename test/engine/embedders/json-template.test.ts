@@ -1,7 +1,7 @@
 // The request/response templates of `rest` embedders: Meilisearch's parse messages (its snapshots in
 // crates/meilisearch/tests/vector/rest.rs, `bad_request` / `bad_response`), injection, and extraction messages.
 import t from 'tap'
-import { editDistance } from '../../../engine/errors/deserr.js'
+import { editDistance } from '../../../engine/errors/edit-distance.js'
 import { EmbedError } from '../../../engine/embedders/errors.js'
 import { ExtractionError, InjectableValue } from '../../../engine/embedders/json-template.js'
 import { checkRestTemplates, parseRestTemplates, toEmbedding } from '../../../engine/embedders/rest-templates.js'
