@@ -29,6 +29,7 @@ export { listDocuments } from './operations/list-documents.js'
 export { deleteDocuments } from './operations/delete-documents.js'
 export { deleteDocumentsByFilter } from './operations/delete-documents-by-filter.js'
 export { clearDocuments } from './operations/clear-documents.js'
+export { editDocuments } from './operations/edit-documents.js'
 
 export { getSettings } from './operations/get-settings.js'
 export { updateSettings } from './operations/update-settings.js'

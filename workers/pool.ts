@@ -16,7 +16,8 @@ export function createWorkerPool(threads = availableParallelism()): WorkerPool {
     minThreads: Math.min(1, threads),
     maxThreads: Math.max(1, threads),
     idleTimeout: 60_000,
-    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    // A 4 MB stack lets Rhai scripts recurse as deep as Meilisearch allows (1,000 calls) in edit-by-function.
+    resourceLimits: { maxYoungGenerationSizeMb: 8, stackSizeMb: 4 },
   })
   return {
     threads: Math.max(1, threads),

@@ -10,7 +10,7 @@ import type { Details } from '../tasks/types.js'
 import { documentId } from '../documents/ids.js'
 import { canonicalId } from '../documents/read.js'
 import { evaluateFilter } from '../facets/filter.js'
-import { RoaringBitmap32 } from '../inverted/index.js'
+import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import type { IndexBatch } from './index-batch.js'
 
 export async function deleteByIds(batch: IndexBatch, meta: IndexMeta, ids: readonly string[]): Promise<number> {
@@ -40,14 +40,8 @@ export async function deleteByFilter(batch: IndexBatch, meta: IndexMeta, filter:
   checkFilterable(expr, batch.settingsOf(meta).filterableAttributes, 'invalid_document_filter', { containsFilter: batch.deps.features.isEnabled('containsFilter') })
   const docs = batch.docs(meta)
   const facets = await batch.facetsDraft(meta)
-  // Evaluated on the batch's own state (what its earlier tasks added, replaced or deleted): on the facet draft,
-  // or document by document for what facets do not hold (`_vectors` conditions, and any filter when nothing is
-  // faceted, which only those can pass the check).
-  await docs.flush()
-  const live = docs.liveSet()
-  const perDocument = (e: FilterExpression) => RoaringBitmap32.from(live.toArray().filter((d) => { const doc = docs.read(d); return doc !== undefined && matches(e, doc) }))
   const doomed: [string, number, Document][] = []
-  for (const docid of facets ? evaluateFilter(expr, facets.snapshot(), live, perDocument) : perDocument(expr)) {
+  for (const docid of await matchingDocuments(batch, meta, expr)) {
     const doc = docs.read(docid)
     if (doc) doomed.push([documentId(doc, meta.primaryKey!), docid, doc])
   }
@@ -58,6 +52,20 @@ export async function deleteByFilter(batch: IndexBatch, meta: IndexMeta, filter:
     facets?.remove(docid, doc)
   }
   return doomed.length
+}
+
+/**
+ * The live documents a filter selects, evaluated on the batch's own state (what its earlier tasks added, replaced
+ * or deleted): on the facet draft, or document by document for what facets do not hold (`_vectors` conditions, and
+ * any filter when nothing is faceted, which only those can pass the filterable check).
+ */
+export async function matchingDocuments(batch: IndexBatch, meta: IndexMeta, expr: FilterExpression): Promise<Bitmap> {
+  const docs = batch.docs(meta)
+  const facets = await batch.facetsDraft(meta)
+  await docs.flush()
+  const live = docs.liveSet()
+  const perDocument = (e: FilterExpression) => RoaringBitmap32.from(live.toArray().filter((d) => { const doc = docs.read(d); return doc !== undefined && matches(e, doc) }))
+  return facets ? evaluateFilter(expr, facets.snapshot(), live, perDocument) : perDocument(expr)
 }
 
 export function clearDocuments(batch: IndexBatch, uid: string, meta: IndexMeta, details: Details | null): Details {

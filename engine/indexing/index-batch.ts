@@ -2,8 +2,8 @@
  * The document and settings side of an index batch: applies `documentAdditionOrUpdate`, `documentDeletion` and
  * `settingsUpdate` tasks, in order, to drafts (documents, settings, the inverted and facet indexes) of the batch's
  * catalog draft, and yields the writes of the batch's atomic commit. Any failure fails the whole batch: nothing of
- * it is committed. What each kind of task does is in its own file (additions.ts, deletions.ts, settings.ts,
- * reindex.ts); this file holds the drafts they share and the commit protocol's three steps (`finalOps`,
+ * it is committed. What each kind of task does is in its own file (additions.ts, deletions.ts, edition.ts,
+ * settings.ts, reindex.ts); this file holds the drafts they share and the commit protocol's three steps (`finalOps`,
  * `publish`, `abandon`).
  */
 import { TesseraError, indexNotFound } from '../errors/index.js'
@@ -23,6 +23,7 @@ import { InvertedDraft, extractionConfig, type ExtractedChunk, type ExtractionCo
 import { addDocuments } from './additions.js'
 import { clearDocuments, deleteByFilter, deleteByIds } from './deletions.js'
 import { applySettings } from './settings.js'
+import { editDocuments } from './edition.js'
 import { reindex } from './reindex.js'
 
 export interface BatchDeps {
@@ -76,7 +77,8 @@ export class IndexBatch {
   constructor(readonly deps: BatchDeps) {}
 
   static handles(task: Task): boolean {
-    return task.operation.type === 'documentAdditionOrUpdate' || task.operation.type === 'documentDeletion' || task.operation.type === 'settingsUpdate'
+    const type = task.operation.type
+    return type === 'documentAdditionOrUpdate' || type === 'documentDeletion' || type === 'documentEdition' || type === 'settingsUpdate'
   }
 
   /** Throw `BatchAborted` once the batch was canceled: long loops call it as they go. */
@@ -158,6 +160,7 @@ export class IndexBatch {
       switch (op.type) {
         case 'settingsUpdate': return applySettings(this, uid, op.update, task.details)
         case 'documentAdditionOrUpdate': return await addDocuments(this, uid, op, task.details)
+        case 'documentEdition': return await editDocuments(this, uid, op, task.details)
         case 'documentDeletion': {
           const meta = this.existing(uid)
           if ('clear' in op) return clearDocuments(this, uid, meta, task.details)

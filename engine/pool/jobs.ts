@@ -7,6 +7,7 @@ import { parsePayloadChunk, readPayloadChunk, validatePayloadFile, type PayloadS
 import type { WorkerPool } from './index.js'
 import { extractWords, type ExtractedChunk, type ExtractionConfig } from '../inverted/extract.js'
 import { prepareDocuments, type PreparedChunk } from '../documents/prepare.js'
+import { editChunk, type EditChunkInput, type EditChunkOutput } from '../rhai/index.js'
 
 export const jobs = {
   /**
@@ -29,6 +30,10 @@ export const jobs = {
   async prepareChunk(input: PayloadSource & { start: number; end: number; csvHeader?: unknown; primaryKey: string | null; extraction: ExtractionConfig }): Promise<PreparedChunk> {
     const { docs, bytes, lines } = await readPayloadChunk(input)
     return prepareDocuments(docs, input.primaryKey, input.extraction, lines ? { bytes, lines } : undefined)
+  },
+  /** Edit by function over a chunk of documents (JSON text in and out; see rhai/chunk.ts). */
+  editChunk(input: EditChunkInput): EditChunkOutput {
+    return editChunk(input)
   },
   /** The searchable words of documents given as JSON text (a JSON array). */
   extractWords(input: { docs: string; extraction: ExtractionConfig }): ExtractedChunk {

@@ -36,6 +36,7 @@ export type Operation =
   | { type: 'documentDeletion'; filter: unknown }
   | { type: 'documentDeletion'; clear: true }
   | { type: 'settingsUpdate'; update: Record<string, unknown> }
+  | DocumentEdition
 
 /** The format of a stored document payload. */
 export type PayloadFormat = 'json' | 'ndjson' | 'csv'
@@ -54,6 +55,16 @@ export interface DocumentAddition {
   chunks: [number, number][]
   /** CSV only: the header, parsed once. */
   csvHeader?: unknown
+}
+
+/** Edit by function: a Rhai script run on the documents matching `filter` (all without one), `context` in scope. */
+export interface DocumentEdition {
+  type: 'documentEdition'
+  function: string
+  /** The filter as sent (a string or an array), or null. */
+  filter: unknown
+  /** The `context` object, or null. */
+  context: Record<string, unknown> | null
 }
 
 export type Details = Record<string, unknown>

@@ -1,13 +1,15 @@
 /**
  * Requests of the document routes: the payload's format from its `Content-Type` (with `csvDelimiter`), the query
- * strings of additions, list and get, the bodies of fetch, delete-batch and delete-by-filter, with Meilisearch's
+ * strings of additions, list and get, the bodies of fetch, delete-batch, delete-by-filter and edit, with Meilisearch's
  * codes and messages.
  */
 import { TesseraError } from '../../engine/errors/index.js'
 import { parseFilter } from '../../engine/filter/index.js'
 import type { PayloadFormat } from '../../engine/tasks/types.js'
 import type { DocumentQuery } from '../../engine/documents/read.js'
-import { booleanParam, expectObject, expectUsize, invalidParameter, invalidType, parseQuery, positiveIntegerParam } from './deserr.js'
+import { compileScript, editRouteError, RhaiSyntaxError, ROUTE_COMPILE_LIMITS } from '../../engine/rhai/index.js'
+import { isObject } from '../../engine/json/value.js'
+import { booleanParam, expectObject, expectString, expectUsize, invalidParameter, invalidType, missingField, parseQuery, positiveIntegerParam } from './deserr.js'
 
 const ACCEPTED = '`application/json`, `application/x-ndjson`, `text/csv`'
 const FORMATS: Record<string, PayloadFormat> = { 'application/json': 'json', 'application/x-ndjson': 'ndjson', 'text/csv': 'csv' }
@@ -119,4 +121,41 @@ export function parseDeleteByFilterBody(body: unknown): unknown {
   }
   parseFilter(filter, 'invalid_document_filter')
   return filter
+}
+
+/** The fields of an edit-by-function body, in Meilisearch's declaration order (its "Unknown field" message). */
+const EDIT_FIELDS = ['filter', 'context', 'function'] as const
+
+/**
+ * `POST /indexes/{uid}/documents/edit {function, filter?, context?}` as deserr reads it (the body's key order, first
+ * error wins); whether the script compiles, the filter parses and the context is an object is checked after the
+ * feature gate (see the route).
+ */
+export function parseEditBody(body: unknown): { function: string; filter: unknown; context: unknown } {
+  const obj = expectObject(body, '', EDIT_FIELDS)
+  let fn: string | undefined
+  for (const key of Object.keys(obj)) {
+    if (key === 'function') fn = expectString(obj.function, '.function', 'invalid_document_edition_function_filter')
+  }
+  if (fn === undefined) throw missingField('missing_document_edition_function', '', 'function')
+  return { function: fn, filter: obj.filter ?? null, context: obj.context ?? null }
+}
+
+/**
+ * The checks Meilisearch's edit route makes once the body is read: the script compiles (with Rhai's default
+ * engine: a syntax error is a `bad_request` with Rhai's message), the filter parses and is not empty, the context
+ * is an object.
+ */
+export function checkEdition(edit: { function: string; filter: unknown; context: unknown }): { function: string; filter: unknown; context: Record<string, unknown> | null } {
+  try {
+    compileScript(edit.function, ROUTE_COMPILE_LIMITS)
+  } catch (err) {
+    if (err instanceof RhaiSyntaxError) throw editRouteError(err)
+    throw err
+  }
+  if (edit.filter !== null && parseFilter(edit.filter, 'invalid_document_filter') === null) {
+    throw new TesseraError('invalid_document_filter', 'Sending an empty filter is forbidden.')
+  }
+  if (edit.context !== null && !isObject(edit.context)) throw new TesseraError('invalid_document_edition_context', 'The context must be an object')
+  return { function: edit.function, filter: edit.filter, context: edit.context as Record<string, unknown> | null }
 }

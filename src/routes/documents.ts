@@ -1,12 +1,13 @@
 /** `/indexes/{uid}/documents` and its sub-routes. */
 import {
-  addDocuments, clearDocuments, deleteDocuments, deleteDocumentsByFilter, getDocument, listDocuments,
+  addDocuments, clearDocuments, deleteDocuments, deleteDocumentsByFilter, editDocuments, getDocument, listDocuments,
 } from '../../engine/index.js'
+import { FEATURE_ACTIONS } from '../../engine/features/index.js'
 import { decodedBody } from '../http/body.js'
 import { json } from '../http/json.js'
 import { key, route } from '../http/router.js'
 import {
-  parseAddition, parseDeleteBatchBody, parseDeleteByFilterBody, parseFetchBody, parseGetQuery, parseListQuery,
+  checkEdition, parseAddition, parseDeleteBatchBody, parseDeleteByFilterBody, parseEditBody, parseFetchBody, parseGetQuery, parseListQuery,
 } from '../api/documents.js'
 import { decodePathSegment, indexUidFromPath } from '../api/index-uid.js'
 import type { AppContext, AppRoute, Ctx } from './context.js'
@@ -42,6 +43,13 @@ export const documentRoutes: AppRoute[] = [
   route<AppContext>('POST', '/indexes/:uid/documents/delete-batch', key('documents.delete'), async ({ engine, params, body }) => {
     const uid = indexUidFromPath(params.uid!)
     return json(202, await deleteDocuments(engine, uid, parseDeleteBatchBody(await body())))
+  }),
+  // Meilisearch's order: the body, the feature gate, the index uid, then the script, filter and context checks.
+  route<AppContext>('POST', '/indexes/:uid/documents/edit', key('documents.*'), async ({ engine, params, body }) => {
+    const edit = parseEditBody(await body())
+    engine.features.require('editDocumentsByFunction', FEATURE_ACTIONS.editDocumentsByFunction)
+    const uid = indexUidFromPath(params.uid!)
+    return json(202, await editDocuments(engine, uid, checkEdition(edit)))
   }),
   route<AppContext>('POST', '/indexes/:uid/documents/delete', key('documents.delete'), async ({ engine, params, body }) => {
     const uid = indexUidFromPath(params.uid!)

@@ -1,0 +1,73 @@
+/**
+ * Edit by function in an index batch: the documents matching the filter (evaluated on the batch's own state, as
+ * deletions by filter are) go through the Rhai script in chunks in the worker pool; an edited document replaces its
+ * stored version (its words and facet values too), `doc = ()` deletes it. The first failing document fails the
+ * task, and with it the batch: nothing of it is applied.
+ */
+import roaring from 'roaring'
+import { TesseraError } from '../errors/index.js'
+import { checkFilterable, parseFilter } from '../filter/index.js'
+import type { IndexMeta } from '../indexes/catalog.js'
+import type { Document } from '../payload/documents.js'
+import { runJob } from '../pool/jobs.js'
+import { documentId } from '../documents/ids.js'
+import type { Details, DocumentEdition } from '../tasks/types.js'
+import { matchingDocuments } from './deletions.js'
+import type { IndexBatch } from './index-batch.js'
+
+const { RoaringBitmap32 } = roaring
+
+/** Documents per script job: large enough to amortize the hop to a worker, small enough to stop soon on a cancel. */
+const EDIT_CHUNK = 1000
+
+export async function editDocuments(batch: IndexBatch, uid: string, op: DocumentEdition, details: Details | null): Promise<Details> {
+  const meta = batch.existing(uid)
+  const docs = batch.docs(meta)
+  const targets = op.filter === null ? docs.liveSet() : await filtered(batch, meta, op.filter)
+  let edited = 0
+  let deleted = 0
+  if (targets.size > 0 && meta.primaryKey !== null) {
+    const primaryKey = meta.primaryKey
+    const words = await batch.wordsDraft(meta)
+    const facets = await batch.facetsDraft(meta)
+    const context = op.context === null ? null : JSON.stringify(op.context)
+    const ids = targets.toUint32Array()
+    for (let from = 0; from < ids.length; from += EDIT_CHUNK) {
+      batch.checkAborted()
+      const chunk = Array.from(ids.subarray(from, from + EDIT_CHUNK))
+      const originals = chunk.map((docid) => docs.read(docid)!)
+      const result = await runJob(batch.deps.pool, 'editChunk', { script: op.function, context, primaryKey, documents: originals.map((d) => JSON.stringify(d)) })
+      if (result.error) throw new TesseraError(result.error.code, result.error.message)
+      const changed: { docid: number; doc: Document }[] = []
+      for (let k = 0; k < result.outcomes.length; k++) {
+        const outcome = result.outcomes[k]!
+        if (outcome.kind === 'unchanged') continue
+        const docid = chunk[k]!
+        const old = originals[k]!
+        const ext = documentId(old, primaryKey)
+        facets?.remove(docid, old)
+        if (outcome.kind === 'deleted') {
+          docs.delete(ext)
+          words.remove(docid)
+          deleted++
+          continue
+        }
+        const doc = JSON.parse(outcome.json) as Document
+        await docs.put(ext, doc)
+        facets?.add(docid, doc)
+        changed.push({ docid, doc })
+        edited++
+      }
+      if (changed.length > 0) words.add(changed.map((c) => c.docid), await batch.extract(changed.map((c) => c.doc), batch.extraction(meta)))
+    }
+  }
+  return { ...details, editedDocuments: edited, deletedDocuments: deleted }
+}
+
+/** The live documents a filter selects, on the batch's state; an empty filter is refused at the route. */
+async function filtered(batch: IndexBatch, meta: IndexMeta, filter: unknown) {
+  const expr = parseFilter(filter, 'invalid_document_filter')
+  if (expr === null) return new RoaringBitmap32()
+  checkFilterable(expr, batch.settingsOf(meta).filterableAttributes, 'invalid_document_filter', { containsFilter: batch.deps.features.isEnabled('containsFilter') })
+  return matchingDocuments(batch, meta, expr)
+}
