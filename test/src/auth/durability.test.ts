@@ -1,8 +1,8 @@
 /** A login, logout or failed attempt that answered survives kill -9: it was committed (fsynced) before the answer. */
 import t from 'tap'
 import { rmSync } from 'node:fs'
-import { call, startServer, tempDir } from '../helpers/server.js'
-import { configFile } from '../helpers/auth.js'
+import { call, startServer, tempDir } from '../../helpers/server.js'
+import { configFile } from '../../helpers/auth.js'
 
 const CONFIG = `export default { secret: 'durability-secret', collections: [{ slug: 'users', auth: { maxLoginAttempts: 2 } }] }\n`
 

@@ -7,8 +7,8 @@ import t from 'tap'
 import { SMTPServer } from 'smtp-server'
 import { simpleParser, type ParsedMail } from 'mailparser'
 import type { AddressInfo } from 'node:net'
-import { call } from '../helpers/server.js'
-import { authServer } from '../helpers/auth.js'
+import { call } from '../../helpers/server.js'
+import { authServer } from '../../helpers/auth.js'
 
 async function smtpSink(t: { teardown(fn: () => unknown): void }): Promise<{ port: number; next(): Promise<ParsedMail> }> {
   const mails: ParsedMail[] = []

@@ -2,10 +2,10 @@
 import t from 'tap'
 import { createHash, createHmac, pbkdf2Sync } from 'node:crypto'
 import jwt from 'jsonwebtoken'
-import { hashPassword, verifyPassword } from '../../../src/auth/crypto/password.js'
-import { TokenSigner, deriveSecret } from '../../../src/auth/crypto/jwt.js'
-import { apiKeyIndex, decryptAPIKey, encryptAPIKey } from '../../../src/auth/crypto/api-key.js'
-import { newId, randomToken } from '../../../src/auth/crypto/random-token.js'
+import { hashPassword, verifyPassword } from '../../../../src/auth/crypto/password.js'
+import { TokenSigner, deriveSecret } from '../../../../src/auth/crypto/jwt.js'
+import { apiKeyIndex, decryptAPIKey, encryptAPIKey } from '../../../../src/auth/crypto/api-key.js'
+import { newId, randomToken } from '../../../../src/auth/crypto/random-token.js'
 
 t.test('passwords: 32-byte hex salt, PBKDF2-SHA256 25000 x 512 over the salt string, hex', async (t) => {
   const { salt, hash } = await hashPassword('s3cret')

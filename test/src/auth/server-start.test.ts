@@ -1,7 +1,7 @@
 /** Starting the service with and without an auth config: production needs a secret; a .ts config works. */
 import t from 'tap'
-import { call, startServer, serverFor } from '../helpers/server.js'
-import { configFile } from '../helpers/auth.js'
+import { call, startServer, serverFor } from '../../helpers/server.js'
+import { configFile } from '../../helpers/auth.js'
 
 t.test('production refuses to start without an auth secret', async (t) => {
   await t.rejects(startServer({ args: ['--env', 'production', '--master-key', 'a-master-key-of-16-bytes'] }), /needs a `secret`/)

@@ -1,10 +1,10 @@
 /** Forgot and reset password: the token, its expiry, one use, no enumeration. */
 import t from 'tap'
-import { authHarness, claimsOf, rejectsWith } from '../../helpers/auth.js'
-import { createOperation } from '../../../src/auth/operations/create.js'
-import { forgotPasswordOperation } from '../../../src/auth/operations/forgot-password.js'
-import { loginOperation } from '../../../src/auth/operations/login.js'
-import { resetPasswordOperation } from '../../../src/auth/operations/reset-password.js'
+import { authHarness, claimsOf, rejectsWith } from '../../../helpers/auth.js'
+import { createOperation } from '../../../../src/auth/operations/create.js'
+import { forgotPasswordOperation } from '../../../../src/auth/operations/forgot-password.js'
+import { loginOperation } from '../../../../src/auth/operations/login.js'
+import { resetPasswordOperation } from '../../../../src/auth/operations/reset-password.js'
 
 const INVALID = 'Token is either invalid or has expired.'
 

@@ -1,8 +1,8 @@
 /** Area A over GraphQL (POST /api/graphql) with a real client: the documented operations, cookies, errors. */
 import t from 'tap'
 import { ClientError, GraphQLClient, gql } from 'graphql-request'
-import { call } from '../helpers/server.js'
-import { authServer, claimsOf, cookieParts } from '../helpers/auth.js'
+import { call } from '../../helpers/server.js'
+import { authServer, claimsOf, cookieParts } from '../../helpers/auth.js'
 
 const CONFIG = `
 export default {

@@ -4,9 +4,9 @@
  * how far into the listing it is. (Filters: listing-filters.test.ts.)
  */
 import t from 'tap'
-import { seededRandom } from '../helpers/random.js'
+import { seededRandom } from '../../helpers/random.js'
 import { openService, pageAll, sampleInput } from './fixtures.js'
-import type { WorkflowRecord } from '../../src/workflows/types.js'
+import type { WorkflowRecord } from '../../../src/workflows/types.js'
 
 t.test('1,000 workflows paged with limit 1, 7, 100 and 250: each exactly once, in creation order', async (t) => {
   const { service } = await openService(t)

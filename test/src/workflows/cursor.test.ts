@@ -4,8 +4,8 @@
  */
 import t from 'tap'
 import { randomBytes } from 'node:crypto'
-import { CursorCodec } from '../../src/workflows/cursor.js'
-import { ApiError } from '../../src/workflows/errors.js'
+import { CursorCodec } from '../../../src/workflows/cursor.js'
+import { ApiError } from '../../../src/workflows/errors.js'
 
 const secret = randomBytes(32)
 const codec = new CursorCodec(secret)

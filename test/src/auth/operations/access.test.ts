@@ -1,13 +1,13 @@
 /** Access: Payload's sanitized permissions, Where constraints, doc access, globals, unlock access. */
 import t from 'tap'
-import { authHarness, rejectsWith } from '../../helpers/auth.js'
-import { sanitizePermissions } from '../../../src/auth/access/sanitize.js'
-import { accessOperation, docAccessOperation, globalAccessOperation } from '../../../src/auth/operations/access.js'
-import { createOperation } from '../../../src/auth/operations/create.js'
-import { findOperation } from '../../../src/auth/operations/find.js'
-import { loginOperation } from '../../../src/auth/operations/login.js'
-import { unlockOperation } from '../../../src/auth/operations/unlock.js'
-import type { AccessArgs } from '../../../src/auth/config/types.js'
+import { authHarness, rejectsWith } from '../../../helpers/auth.js'
+import { sanitizePermissions } from '../../../../src/auth/access/sanitize.js'
+import { accessOperation, docAccessOperation, globalAccessOperation } from '../../../../src/auth/operations/access.js'
+import { createOperation } from '../../../../src/auth/operations/create.js'
+import { findOperation } from '../../../../src/auth/operations/find.js'
+import { loginOperation } from '../../../../src/auth/operations/login.js'
+import { unlockOperation } from '../../../../src/auth/operations/unlock.js'
+import type { AccessArgs } from '../../../../src/auth/config/types.js'
 
 t.test('sanitize: true collapses, false goes, Where stays, all-true fields become true', async (t) => {
   t.same(sanitizePermissions({

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
-import { createTessera } from '../../src/auth/index.js'
-import { claimsOf, cookieParts } from '../helpers/auth.js'
+import { createTessera } from '../../../src/auth/index.js'
+import { claimsOf, cookieParts } from '../../helpers/auth.js'
 
 t.test('local API', async (t) => {
   const dbPath = mkdtempSync(join(tmpdir(), 'tessera-local-'))

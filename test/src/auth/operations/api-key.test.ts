@@ -1,12 +1,12 @@
 /** API keys per user: set on create or update, stored encrypted, found by HMAC, readable by the owner only. */
 import t from 'tap'
-import { authHarness } from '../../helpers/auth.js'
-import { createOperation } from '../../../src/auth/operations/create.js'
-import { meOperation } from '../../../src/auth/operations/me.js'
-import { updateOperation } from '../../../src/auth/operations/update.js'
-import { findByIDOperation } from '../../../src/auth/operations/find.js'
-import { asAuthUser } from '../../../src/auth/strategies/authenticate.js'
-import { apiKeyIndex } from '../../../src/auth/crypto/api-key.js'
+import { authHarness } from '../../../helpers/auth.js'
+import { createOperation } from '../../../../src/auth/operations/create.js'
+import { meOperation } from '../../../../src/auth/operations/me.js'
+import { updateOperation } from '../../../../src/auth/operations/update.js'
+import { findByIDOperation } from '../../../../src/auth/operations/find.js'
+import { asAuthUser } from '../../../../src/auth/strategies/authenticate.js'
+import { apiKeyIndex } from '../../../../src/auth/crypto/api-key.js'
 
 t.test('an API key authenticates its user until disabled or removed', async (t) => {
   const h = await authHarness(t, { collections: [{ slug: 'users', auth: { useAPIKey: true } }, { slug: 'bots', auth: { useAPIKey: true, verify: true } }] })

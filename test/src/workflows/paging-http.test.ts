@@ -5,9 +5,9 @@
  */
 import t from 'tap'
 import { rmSync } from 'node:fs'
-import { Store } from '../../engine/storage/index.js'
-import { WorkflowService } from '../../src/workflows/service.js'
-import { startServer, type TestServer } from '../helpers/server.js'
+import { Store } from '../../../engine/storage/index.js'
+import { WorkflowService } from '../../../src/workflows/service.js'
+import { startServer, type TestServer } from '../../helpers/server.js'
 import { sampleInput, tempPath } from './fixtures.js'
 
 const KEY = 'paging-master-key-0123456789'

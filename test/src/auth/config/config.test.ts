@@ -1,8 +1,8 @@
 /** The auth config: defaults, refusals, and loading .json, .mjs and .ts modules. */
 import t from 'tap'
-import { sanitizeAuthConfig, AuthConfigError } from '../../../src/auth/config/sanitize.js'
-import { loadAuthConfigFile } from '../../../src/auth/config/load.js'
-import { configFile } from '../../helpers/auth.js'
+import { sanitizeAuthConfig, AuthConfigError } from '../../../../src/auth/config/sanitize.js'
+import { loadAuthConfigFile } from '../../../../src/auth/config/load.js'
+import { configFile } from '../../../helpers/auth.js'
 
 t.test('defaults are Payload\'s', async (t) => {
   const config = sanitizeAuthConfig({}, 'development')

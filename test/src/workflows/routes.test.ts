@@ -4,11 +4,11 @@
  * action, decided after validation as n8n decides it; every route declares one action of WORKFLOW_ACTIONS.
  */
 import t from 'tap'
-import { Router } from '../../src/http/router.js'
-import type { Request } from '../../src/http/types.js'
-import { workflowRoutes, OPERATIONS } from '../../src/workflows/routes.js'
-import { WORKFLOW_ACTIONS, masterKeyCheck, type ServiceKeyCheck, type WorkflowAction } from '../../src/workflows/auth.js'
-import type { WorkflowServerContext } from '../../src/workflows/operation.js'
+import { Router } from '../../../src/http/router.js'
+import type { Request } from '../../../src/http/types.js'
+import { workflowRoutes, OPERATIONS } from '../../../src/workflows/routes.js'
+import { WORKFLOW_ACTIONS, masterKeyCheck, type ServiceKeyCheck, type WorkflowAction } from '../../../src/workflows/auth.js'
+import type { WorkflowServerContext } from '../../../src/workflows/operation.js'
 import { openService } from './fixtures.js'
 
 const KEYS: Record<string, readonly string[]> = {

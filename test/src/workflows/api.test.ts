@@ -4,7 +4,7 @@
  * bodies for keys, validation, cursors, routes and bodies, and the `X-SERVICE-API-KEY` header.
  */
 import t from 'tap'
-import { serverFor, type TestServer } from '../helpers/server.js'
+import { serverFor, type TestServer } from '../../helpers/server.js'
 
 const MASTER = 'workflow-master-key-0123456789'
 

@@ -1,12 +1,12 @@
 /** Email verification: its own token (never the reset token), hidden, retired once used. */
 import t from 'tap'
-import { authHarness, rejectsWith } from '../../helpers/auth.js'
-import { createOperation } from '../../../src/auth/operations/create.js'
-import { findOperation, findByIDOperation } from '../../../src/auth/operations/find.js'
-import { forgotPasswordOperation } from '../../../src/auth/operations/forgot-password.js'
-import { loginOperation } from '../../../src/auth/operations/login.js'
-import { updateOperation } from '../../../src/auth/operations/update.js'
-import { verifyEmailOperation } from '../../../src/auth/operations/verify-email.js'
+import { authHarness, rejectsWith } from '../../../helpers/auth.js'
+import { createOperation } from '../../../../src/auth/operations/create.js'
+import { findOperation, findByIDOperation } from '../../../../src/auth/operations/find.js'
+import { forgotPasswordOperation } from '../../../../src/auth/operations/forgot-password.js'
+import { loginOperation } from '../../../../src/auth/operations/login.js'
+import { updateOperation } from '../../../../src/auth/operations/update.js'
+import { verifyEmailOperation } from '../../../../src/auth/operations/verify-email.js'
 
 t.test('verify sets _verified with the verification token only', async (t) => {
   const h = await authHarness(t, { collections: [{ slug: 'users', auth: { verify: true }, access: { create: () => true } }] })

@@ -4,11 +4,11 @@
  * call for under concurrent writes of one workflow.
  */
 import t, { type Test } from 'tap'
-import { ApiError } from '../../src/workflows/errors.js'
-import { Store } from '../../engine/storage/index.js'
-import { WorkflowService } from '../../src/workflows/service.js'
+import { ApiError } from '../../../src/workflows/errors.js'
+import { Store } from '../../../engine/storage/index.js'
+import { WorkflowService } from '../../../src/workflows/service.js'
 import { indexProblems, openService, sampleInput, tempPath, TRIGGER, PLAIN } from './fixtures.js'
-import { seededRandom } from '../helpers/random.js'
+import { seededRandom } from '../../helpers/random.js'
 import { rmSync } from 'node:fs'
 
 const rejectsWith = async (t: Test, promise: Promise<unknown>, status: number, message: string) => {

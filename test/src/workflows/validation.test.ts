@@ -3,11 +3,11 @@
  * bounded) and bodies (required, additional, read-only, types, enums, anyOf), in Ajv's order.
  */
 import t from 'tap'
-import { checkQuery, parseQueryString } from '../../src/workflows/query.js'
-import { validate, validationMessage } from '../../src/workflows/schema.js'
-import { WORKFLOW_SCHEMA, TAG_IDS_SCHEMA } from '../../src/workflows/bodies.js'
-import { LIMIT_SCHEMA } from '../../src/workflows/paging.js'
-import { ApiError } from '../../src/workflows/errors.js'
+import { checkQuery, parseQueryString } from '../../../src/workflows/query.js'
+import { validate, validationMessage } from '../../../src/workflows/schema.js'
+import { WORKFLOW_SCHEMA, TAG_IDS_SCHEMA } from '../../../src/workflows/bodies.js'
+import { LIMIT_SCHEMA } from '../../../src/workflows/paging.js'
+import { ApiError } from '../../../src/workflows/errors.js'
 
 const LIST = { active: { type: 'boolean' }, tags: { type: 'string' }, limit: LIMIT_SCHEMA, cursor: { type: 'string' } } as const
 

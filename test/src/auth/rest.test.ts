@@ -3,8 +3,8 @@
  * token presentation (JWT, Bearer, cookie with the CSRF rule, API key), and unknown routes.
  */
 import t from 'tap'
-import { call } from '../helpers/server.js'
-import { authServer, claimsOf, cookieParts } from '../helpers/auth.js'
+import { call } from '../../helpers/server.js'
+import { authServer, claimsOf, cookieParts } from '../../helpers/auth.js'
 
 const CONFIG = `
 export default {

@@ -1,11 +1,11 @@
 /** Sessions: a token lives only while its session does; refresh keeps the sid, logout removes one or all. */
 import t from 'tap'
-import { authHarness, claimsOf, rejectsWith } from '../../helpers/auth.js'
-import { createOperation } from '../../../src/auth/operations/create.js'
-import { loginOperation } from '../../../src/auth/operations/login.js'
-import { logoutOperation } from '../../../src/auth/operations/logout.js'
-import { meOperation } from '../../../src/auth/operations/me.js'
-import { refreshOperation } from '../../../src/auth/operations/refresh.js'
+import { authHarness, claimsOf, rejectsWith } from '../../../helpers/auth.js'
+import { createOperation } from '../../../../src/auth/operations/create.js'
+import { loginOperation } from '../../../../src/auth/operations/login.js'
+import { logoutOperation } from '../../../../src/auth/operations/logout.js'
+import { meOperation } from '../../../../src/auth/operations/me.js'
+import { refreshOperation } from '../../../../src/auth/operations/refresh.js'
 
 t.test('refresh keeps the sid and moves the session; logout removes one, allSessions all', async (t) => {
   const h = await authHarness(t, { collections: [{ slug: 'users', auth: { tokenExpiration: 60 } }] })

@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Store, decode } from '../../engine/storage/index.js'
-import { WorkflowService } from '../../src/workflows/service.js'
-import { indexesOf } from '../../src/workflows/workflows.js'
-import { layout, rangeEnd } from '../../src/workflows/layout.js'
-import type { WorkflowFilter, WorkflowInput, WorkflowRecord } from '../../src/workflows/types.js'
+import { Store, decode } from '../../../engine/storage/index.js'
+import { WorkflowService } from '../../../src/workflows/service.js'
+import { indexesOf } from '../../../src/workflows/workflows.js'
+import { layout, rangeEnd } from '../../../src/workflows/layout.js'
+import type { WorkflowFilter, WorkflowInput, WorkflowRecord } from '../../../src/workflows/types.js'
 
 export interface Opened {
   path: string

@@ -3,9 +3,9 @@
  * tags, a LIKE name pattern) agrees, page after page, with a reference filter over all records.
  */
 import t from 'tap'
-import { seededRandom } from '../helpers/random.js'
+import { seededRandom } from '../../helpers/random.js'
 import { openService, pageAll, sampleInput } from './fixtures.js'
-import type { WorkflowFilter } from '../../src/workflows/types.js'
+import type { WorkflowFilter } from '../../../src/workflows/types.js'
 
 /** SQL LIKE by backtracking (independent of the regex the store builds), ASCII case folding as SQLite's. */
 function like(text: string, pattern: string): boolean {
