@@ -7,6 +7,7 @@ import { Store } from './storage/index.js'
 import { IndexCatalog, type IndexMeta } from './indexes/catalog.js'
 import { TaskQueue } from './tasks/queue.js'
 import { Scheduler } from './scheduler/scheduler.js'
+import type { BatchLimits } from './scheduler/selection.js'
 import type { WorkerPool } from './pool/index.js'
 import { Features } from './features/index.js'
 import { DocumentStore } from './documents/store.js'
@@ -28,6 +29,8 @@ export interface EngineOptions {
   batchDelayMs?: number
   /** The most tasks the queue keeps before it deletes finished ones itself (Meilisearch: 1,000,000). */
   maxTasks?: number
+  /** How large one batch may grow (tasks, payload bytes). */
+  batchLimits?: BatchLimits
 }
 
 export class Engine {
@@ -59,7 +62,7 @@ export class Engine {
     const features = await Features.load(store)
     const inverted = new InvertedStore(store)
     const facets = new FacetStore({ scan: (id) => documents.scan(id), version: (id) => documents.state(id) })
-    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, log })
+    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, batchLimits: options.batchLimits, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
     const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, log)

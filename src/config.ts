@@ -2,7 +2,7 @@
  * Configuration: every option is a CLI flag named as Meilisearch names it, and an environment variable
  * `TESSERA_<NAME>` (upper snake case). Flags win over the environment, which wins over the defaults.
  */
-import { availableParallelism } from 'node:os'
+import { availableParallelism, totalmem } from 'node:os'
 import { LOG_LEVELS, type LogLevel } from './log.js'
 
 export interface Config {
@@ -16,6 +16,12 @@ export interface Config {
   httpAdapter: 'uws' | 'node'
   /** Area A's auth config module (`--config`): collections, secret, email. Null: one `users` collection. */
   authConfigPath: string | null
+  /** Bytes the indexing may use (Meilisearch's `--max-indexing-memory`): a batch takes at most half of it in payloads. */
+  maxIndexingMemory: number
+  /** Payload bytes one batch takes at most (default: half the indexing memory, at most 10 GiB). */
+  batchedTasksTotalSize: number
+  /** Tasks one batch takes at most. */
+  maxBatchedTasks: number
   /** Test hook (env `TESSERA_TEST_BATCH_DELAY_MS` only): hold each batch in `processing` this long. */
   testBatchDelayMs: number
 }
@@ -33,6 +39,9 @@ export const OPTIONS: OptionSpec[] = [
   { flag: 'master-key', value: 'KEY', default: '', help: 'Master key, stored for API keys (not enforced yet: every route is open; a warning says so at start).' },
   { flag: 'env', value: 'development|production', default: 'development', help: 'Production requires a master key of at least 16 bytes.' },
   { flag: 'max-indexing-threads', value: 'N', default: 'number of cores', help: 'Threads of the worker pool (parsing, indexing, embedding).' },
+  { flag: 'max-indexing-memory', value: 'SIZE', default: 'two thirds of the memory', help: 'Memory the indexing may use: a batch takes at most half of it in document payloads (as Meilisearch\'s autobatching does).' },
+  { flag: 'experimental-limit-batched-tasks-total-size', value: 'SIZE', default: 'half of --max-indexing-memory, at most 10 GiB', help: 'Document payload bytes one batch takes at most (the first task of a batch always goes).' },
+  { flag: 'experimental-max-number-of-batched-tasks', value: 'N', default: '10000', help: 'Tasks one batch takes at most.' },
   { flag: 'http-payload-size-limit', value: 'SIZE', default: '100 MB', help: 'Largest accepted request body, e.g. 100MB, 1 GiB, 5000000.' },
   { flag: 'log-level', value: 'LEVEL', default: 'INFO', help: `One of ${LOG_LEVELS.join(', ')}.` },
   { flag: 'http-adapter', value: 'uws|node', default: 'uws', help: 'HTTP server: uWebSockets.js, or node:http (also the fallback where uWS cannot load).' },
@@ -104,6 +113,13 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   if (envValue === 'production' && (masterKey === null || Buffer.byteLength(masterKey) < 16)) {
     throw new ConfigError('in production (--env production) a master key of at least 16 bytes is required: set --master-key or TESSERA_MASTER_KEY')
   }
+  const memoryText = get('max-indexing-memory')
+  const maxIndexingMemory = memoryText === undefined ? Math.floor((totalmem() * 2) / 3) : parseByteSize(memoryText)
+  const totalText = get('experimental-limit-batched-tasks-total-size')
+  const batchedTasksTotalSize = totalText === undefined ? Math.min(Math.floor(maxIndexingMemory / 2), 10 * 2 ** 30) : parseByteSize(totalText)
+  const batchedText = get('experimental-max-number-of-batched-tasks')
+  const maxBatchedTasks = batchedText === undefined ? 10_000 : Number(batchedText)
+  if (!Number.isInteger(maxBatchedTasks) || maxBatchedTasks < 1) throw new ConfigError(`invalid --experimental-max-number-of-batched-tasks \`${batchedText}\`: expected a whole number from 1`)
   const delay = Number(env.TESSERA_TEST_BATCH_DELAY_MS ?? 0)
   return {
     kind: 'run',
@@ -117,6 +133,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       logLevel: logLevel as LogLevel,
       httpAdapter: adapter,
       authConfigPath: get('config') ?? null,
+      maxIndexingMemory,
+      batchedTasksTotalSize,
+      maxBatchedTasks,
       testBatchDelayMs: Number.isFinite(delay) && delay > 0 ? delay : 0,
     },
   }

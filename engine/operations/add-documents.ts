@@ -21,7 +21,7 @@ export interface DocumentAdditionRequest {
  * nothing is registered.
  */
 export async function addDocuments(engine: Engine, uid: string, body: AsyncIterable<Uint8Array>, request: DocumentAdditionRequest): Promise<EnqueuedTask> {
-  const { name, copy, inline } = await engine.payloads.write(body)
+  const { name, bytes, copy, inline } = await engine.payloads.write(body)
   const path = engine.payloads.path(name)
   try {
     // A small payload is checked here, in memory: the hop to a worker would cost more than the check.
@@ -31,7 +31,7 @@ export async function addDocuments(engine: Engine, uid: string, body: AsyncItera
       type: 'documentAdditionOrUpdate', indexUid: uid,
       details: { receivedDocuments: checked.documents, indexedDocuments: null },
       operation: {
-        type: 'documentAdditionOrUpdate', method: request.method, payload: name, format: request.format, csvDelimiter: request.csvDelimiter,
+        type: 'documentAdditionOrUpdate', method: request.method, payload: name, bytes, format: request.format, csvDelimiter: request.csvDelimiter,
         primaryKey: request.primaryKey, allowIndexCreation: request.allowIndexCreation, chunks: checked.chunks, csvHeader: checked.csvHeader,
       },
     }, copy ? [copy] : [])

@@ -13,6 +13,7 @@ import type { FacetStore } from '../facets/index.js'
 import type { Features } from '../features/index.js'
 import type { WorkerPool } from '../pool/index.js'
 import type { Details, Task, TaskStatus } from '../tasks/types.js'
+import type { BatchLimits } from './selection.js'
 
 export interface ComputedBatch {
   /** The effects' writes (flushing anything written ahead first). */
@@ -39,6 +40,9 @@ export interface SchedulerDeps {
 export interface SchedulerOptions {
   /** Test hook: wait this long after marking a batch processing, before applying it. */
   batchDelayMs?: number
+  /** How many tasks and payload bytes one batch takes at most (`--experimental-max-number-of-batched-tasks`,
+   * `--experimental-limit-batched-tasks-total-size`). */
+  batchLimits?: BatchLimits
   log?: (msg: string, level?: 'INFO' | 'ERROR') => void
 }
 

@@ -13,8 +13,26 @@ import { autobatch, type BatchClass } from './autobatcher.js'
 
 const { RoaringBitmap32 } = roaring
 
-/** The most tasks one batch takes (Meilisearch's `--experimental-max-number-of-batched-tasks` is unlimited by default). */
+/**
+ * The most tasks one batch takes by default (Meilisearch's `--experimental-max-number-of-batched-tasks` is
+ * unlimited by default; Tessera reads at most this many per selection, so a long queue costs the same per batch).
+ */
 export const MAX_BATCHED_TASKS = 10_000
+
+/** How large a batch may grow: in tasks, and in payload bytes (Meilisearch's batched tasks total size). */
+export interface BatchLimits {
+  maxTasks: number
+  maxBytes: number
+}
+
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxTasks: MAX_BATCHED_TASKS, maxBytes: Number.MAX_SAFE_INTEGER }
+
+/** A task's payload size: what it brings into the batch's memory (documents to parse and index). */
+function payloadBytes(task: Task): number {
+  const op = task.operation
+  if (op.type !== 'documentAdditionOrUpdate') return 0
+  return op.bytes ?? op.chunks[op.chunks.length - 1]?.[1] ?? 0
+}
 
 export interface Selection {
   tasks: Task[]
@@ -33,7 +51,7 @@ export function batchClassOf(task: Task): BatchClass {
   }
 }
 
-export function selectBatch(queue: TaskQueue, catalog: IndexCatalog): Selection | null {
+export function selectBatch(queue: TaskQueue, catalog: IndexCatalog, limits: BatchLimits = DEFAULT_BATCH_LIMITS): Selection | null {
   const enqueued = queue.index.status('enqueued')
   if (enqueued.size === 0) return null
   const ofType = (type: Task['type']) => RoaringBitmap32.and(enqueued, queue.index.byType.get(type) ?? newBitmap())
@@ -51,12 +69,25 @@ export function selectBatch(queue: TaskQueue, catalog: IndexCatalog): Selection 
     return { tasks: [oldest], strategy: `created batch containing only task with id ${oldest.uid} of type \`${oldest.type}\` that cannot be batched with any other task.` }
   }
   const ofIndex = RoaringBitmap32.and(enqueued, queue.index.byIndex.get(oldest.indexUid) ?? newBitmap())
-  // At most MAX_BATCHED_TASKS are read and batched at once, so a long queue costs the same per batch.
-  const tasks = queue.getMany(ofIndex.rangeUint32Array(0, MAX_BATCHED_TASKS))
+  const maxTasks = Math.min(limits.maxTasks, MAX_BATCHED_TASKS)
+  const candidates = queue.getMany(ofIndex.rangeUint32Array(0, maxTasks))
+  // The payload size limit cuts the candidates first (the first task always goes, whatever its size), as
+  // Meilisearch's `create_next_batch` does before autobatching.
+  let size = 0
+  let cut = candidates.length
+  for (let i = 0; i < candidates.length; i++) {
+    const next = size + payloadBytes(candidates[i]!)
+    if (i > 0 && next > limits.maxBytes) { cut = i; break }
+    size = next
+  }
+  const tasks = candidates.slice(0, cut)
   const picked = autobatch(tasks.map((t) => ({ uid: t.uid, type: t.type, class: batchClassOf(t) })), oldest.indexUid, catalog.has(oldest.indexUid))
   const chosen = new Set(picked.uids)
-  const strategy = picked.uids.length === MAX_BATCHED_TASKS && ofIndex.size > MAX_BATCHED_TASKS
-    ? `batched up to configured batch limit of ${MAX_BATCHED_TASKS} tasks`
-    : picked.strategy
+  // When autobatching took every candidate, the limit that cut the candidates is why the batch stopped.
+  let strategy = picked.strategy
+  if (picked.uids.length === tasks.length) {
+    if (cut < candidates.length) strategy = `batched up to configured batch size limit of ${limits.maxBytes}B with a total of ${size}B`
+    else if (tasks.length === maxTasks && ofIndex.size > maxTasks) strategy = `batched up to configured batch limit of ${maxTasks} tasks`
+  }
   return { tasks: tasks.filter((t) => chosen.has(t.uid)), strategy }
 }

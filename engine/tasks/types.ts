@@ -47,6 +47,8 @@ export interface DocumentAddition {
   method: 'replace' | 'update'
   /** Payload file name, inside `<db-path>/payloads/`. */
   payload: string
+  /** The payload's size in bytes (what the batch size limit counts; absent in tasks registered before it was kept). */
+  bytes?: number
   format: PayloadFormat
   csvDelimiter: string
   primaryKey: string | null
