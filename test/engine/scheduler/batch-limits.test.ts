@@ -4,27 +4,10 @@
  * of a batch always goes, and the batch says which limit stopped it.
  */
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Engine, addDocuments, getBatch, getTask, updateSettings } from '../../../engine/index.js'
 import type { TaskView } from '../../../engine/tasks/types.js'
+import { dataDir, payload, settle } from '../../helpers/engine.js'
 
-function dataDir(t: { teardown(fn: () => void): void }): string {
-  const path = mkdtempSync(join(tmpdir(), 'tessera-limits-'))
-  t.teardown(() => rmSync(path, { recursive: true, force: true }))
-  return path
-}
-
-async function settle(engine: Engine, uid: number): Promise<TaskView> {
-  for (;;) {
-    const task = getTask(engine, uid)
-    if (['succeeded', 'failed', 'canceled'].includes(task.status)) return task
-    await new Promise((r) => setTimeout(r, 5))
-  }
-}
-
-const payload = (text: string) => (async function* () { yield Buffer.from(text) })()
 const request = { method: 'replace', format: 'json', csvDelimiter: ',', primaryKey: 'id', allowIndexCreation: true } as const
 
 /** Enqueue three additions of `docs` (each its own payload) while another index's batch holds the scheduler. */

@@ -1,38 +1,10 @@
 /** A cancelation arriving while a settings update reindexes cancels it (it used to fail with an empty internal error). */
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Engine, addDocuments, cancelTasks, getSettings, getTask, updateSettings } from '../../../engine/index.js'
-import type { TaskView } from '../../../engine/tasks/types.js'
-import { createWorkerPool } from '../../../workers/pool.js'
+import { Engine, cancelTasks, getSettings, getTask, updateSettings } from '../../../engine/index.js'
+import { addJson, dataDir, pooled, settle } from '../../helpers/engine.js'
 
-/** Indexing in the pool, as the service does (inline indexing of these documents is several times slower). */
-function pooled(t: { teardown(fn: () => unknown): void }) {
-  const pool = createWorkerPool(2)
-  t.teardown(() => pool.close())
-  return pool
-}
-
-function dataDir(t: { teardown(fn: () => void): void }): string {
-  const path = mkdtempSync(join(tmpdir(), 'tessera-defects-'))
-  t.teardown(() => rmSync(path, { recursive: true, force: true }))
-  return path
-}
-
-async function settle(engine: Engine, uid: number, timeoutMs = 120_000): Promise<TaskView> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const task = getTask(engine, uid)
-    if (['succeeded', 'failed', 'canceled'].includes(task.status)) return task
-    await new Promise((r) => setTimeout(r, 5))
-  }
-  throw new Error(`task ${uid} did not finish`)
-}
-
-const payload = (docs: object[]) => (async function* () { yield Buffer.from(JSON.stringify(docs)) })()
 const docs = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ id: from + i, title: `title ${from + i} of many words to index`, body: 'lorem ipsum dolor sit amet '.repeat(4), n: (from + i) % 97 }))
-const add = (engine: Engine, list: object[]) => addDocuments(engine, 'a', payload(list), { method: 'replace', format: 'json', csvDelimiter: ',', primaryKey: 'id', allowIndexCreation: true })
+const add = (engine: Engine, list: object[]) => addJson(engine, 'a', list)
 
 t.test('a cancelation during a settings reindex cancels the update: counted, nothing applied', async (t) => {
   t.setTimeout(300_000)

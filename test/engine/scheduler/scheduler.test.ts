@@ -1,31 +1,8 @@
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Engine, addDocuments, cancelTasks, createIndex, deleteDocuments, deleteDocumentsByFilter, deleteTasks, getBatch, getDocument, getIndex, getTask, indexStats, listDocuments, listTasks, swapIndexes, updateIndex, updateSettings } from '../../../engine/index.js'
-import type { TaskView } from '../../../engine/tasks/types.js'
+import { dataDir, settle, until } from '../../helpers/engine.js'
 import { Store, keys } from '../../../engine/storage/index.js'
 import type { Task } from '../../../engine/tasks/types.js'
-
-function dataDir(t: { teardown(fn: () => void): void }): string {
-  const path = mkdtempSync(join(tmpdir(), 'tessera-engine-'))
-  t.teardown(() => rmSync(path, { recursive: true, force: true }))
-  return path
-}
-
-async function settle(engine: Engine, uid: number, timeoutMs = 10_000): Promise<TaskView> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const task = getTask(engine, uid)
-    if (task && ['succeeded', 'failed', 'canceled'].includes(task.status)) return task
-    await new Promise((r) => setTimeout(r, 5))
-  }
-  throw new Error(`task ${uid} did not finish`)
-}
-
-async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setTimeout(r, 5))
-}
 
 t.test('a cancelation aborts the running batch: nothing of it is applied', async (t) => {
   const engine = await Engine.open({ path: dataDir(t), batchDelayMs: 400 })

@@ -4,18 +4,10 @@
  * unfinished ones before serving (the rest are indexed in the background).
  */
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Store } from '../../../engine/storage/index.js'
 import { TaskQueue } from '../../../engine/tasks/queue.js'
 import { Engine, createIndex, getTask, listTasks } from '../../../engine/index.js'
-
-function dataDir(t: { teardown(fn: () => void): void }): string {
-  const path = mkdtempSync(join(tmpdir(), 'tessera-queue-'))
-  t.teardown(() => rmSync(path, { recursive: true, force: true }))
-  return path
-}
+import { dataDir } from '../../helpers/engine.js'
 
 async function settled(engine: Engine): Promise<void> {
   await engine.queue.loaded
