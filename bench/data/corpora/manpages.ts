@@ -28,7 +28,7 @@ export interface ManPage {
 export const MAN_PACKAGES = ['manpages', 'manpages-dev']
 
 /** Text of a page as groff renders it (UTF-8 output without escape sequences, no hyphenation, wide lines). */
-function render(source: Buffer): Promise<string> {
+export function renderPage(source: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
     const groff = spawn('groff', ['-k', '-t', '-man', '-Tutf8', '-P-cbou', '-rLL=160n', '-rHY=0'], { stdio: ['pipe', 'pipe', 'ignore'] })
     const out: Buffer[] = []
@@ -73,7 +73,7 @@ export async function readManPages(packages = MAN_PACKAGES, log: (line: string) 
       const { pkg, file } = files[i]!
       const source = gunzipSync(readFileSync(file))
       if (/^(?:\.\\".*\n)*\.so /.test(source.toString('latin1', 0, 4096))) continue
-      pages[i] = pageDocument(0, file, pkg, await render(source))
+      pages[i] = pageDocument(0, file, pkg, await renderPage(source))
       if (++done % 250 === 0) log(`manpages: ${done} of ${files.length} pages rendered`)
     }
   }

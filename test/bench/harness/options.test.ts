@@ -10,7 +10,7 @@ t.test('tessera bench --help prints the suite\'s usage', async (t) => {
   const res = spawnSync(process.execPath, [BIN, 'bench', '--help'], { encoding: 'utf8' })
   t.equal(res.status, 0)
   t.match(res.stdout, /^Usage: npm run bench -- \[options\]\s+\(or, installed: tessera bench \[options\]\)/)
-  for (const flag of ['--only', '--quick', '--dataset', '--url', '--peers', '--qps-clients']) t.match(res.stdout, `  ${flag} `, `documents ${flag}`)
+  for (const flag of ['--only', '--quick', '--dataset', '--corpus', '--url', '--peers', '--qps-clients']) t.match(res.stdout, `  ${flag} `, `documents ${flag}`)
 })
 
 t.test('tessera bench rejects unknown scenarios and flags with exit code 2', async (t) => {
@@ -41,4 +41,10 @@ t.test('--url is checked, and refuses scenarios that need a server of this build
   const local = spawnSync(process.execPath, [BIN, 'bench', '--url', 'http://127.0.0.1:9', '--only', 'search,facets'], { encoding: 'utf8' })
   t.equal(local.status, 2)
   t.match(local.stderr, /^error: --url: facets need a server of this build/)
+})
+
+t.test('--corpus takes the name of a corpus `npm run corpora` builds', async (t) => {
+  const res = spawnSync(process.execPath, [BIN, 'bench', '--only', 'search', '--corpus', 'wiki'], { encoding: 'utf8' })
+  t.equal(res.status, 2)
+  t.match(res.stderr, /^error: --corpus: unknown corpus `wiki`: expected one of gcide, manpages, spamassassin, npm\n/)
 })
