@@ -18,7 +18,7 @@ t.test('FTS5 indexes every document in batches, with no query to run', async (t)
     peers: ['sqlite-fts5'], documents, searchable: ['name', 'summary'], primaryKey: 'id', queries: [], rounds: 0,
     scratchParent: tempDir('tessera-peers-'), timeoutMs: 60_000, log: (line) => lines.push(line), batchDocuments: 100, scenario: 'documents',
   })
-  t.equal(run!.ok, true, run!.error)
+  t.equal(run!.ok, true, run!.error ?? 'ok')
   t.equal(run!.measure!.documents, 1000)
   t.equal(run!.measure!.samples, 0)
   t.ok(run!.measure!.docsPerSecond > 0)
@@ -30,7 +30,7 @@ t.test('FlexSearch answers the queries', async (t) => {
     peers: ['flexsearch'], documents, searchable: ['name', 'summary'], primaryKey: 'id', queries: ['parser', 'json schema', 'nothing'], rounds: 2,
     scratchParent: tempDir('tessera-peers-'), timeoutMs: 60_000, log: () => {},
   })
-  t.equal(run!.ok, true, run!.error)
+  t.equal(run!.ok, true, run!.error ?? 'ok')
   t.equal(run!.measure!.samples, 6)
   t.equal(run!.measure!.zeroHits, 1)
   t.equal(run!.measure!.meanReturned, 40 / 3)

@@ -51,7 +51,7 @@ for (const [kind, inFlight] of [['ndjson-short', 1], ['ndjson-10x', 10]] as cons
     const scratch = tempDir('tessera-bench-documents-')
     t.teardown(() => rmSync(scratch, { recursive: true, force: true }))
     const r = await runDocuments(kind, benchServer(proxy.port, server.proc.pid!), options, scratch)
-    t.equal(r.ok, true, r.error)
+    t.equal(r.ok, true, r.error ?? 'ok')
     t.equal(r.payloads, 10)
     t.equal(r.taskUids.length, 10)
     t.equal(r.numberOfDocuments, 1000)
