@@ -14,8 +14,8 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { runLoad, type LoadResult } from './load.js'
-import { startServer } from './server.js'
+import { runLoad, type LoadResult } from './harness/load.js'
+import { startServer } from './harness/server.js'
 
 export interface AuthBenchOptions {
   connections: number

@@ -17,8 +17,8 @@ import { Store } from '../engine/storage/index.js'
 import { WorkflowService, presentWorkflows } from '../src/workflows/index.js'
 import { scopeOf } from '../src/workflows/workflow-routes.js'
 import type { WorkflowFilter, WorkflowInput } from '../src/workflows/types.js'
-import { summarize, type LatencySummary } from './load.js'
-import { startServer } from './server.js'
+import { summarize, type LatencySummary } from './harness/latency.js'
+import { startServer } from './harness/server.js'
 
 export interface WorkflowsOptions {
   workflows: number

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Meilisearch } from 'meilisearch'
-import { launch, ROOT, MAIN } from '../../bench/server.js'
+import { launch, ROOT, MAIN } from '../../bench/harness/server.js'
 
 export { ROOT, MAIN }
 

@@ -1,0 +1,134 @@
+/**
+ * Peers of the search benchmark (issue 6): FlexSearch, MiniSearch, Orama (in process) and SQLite FTS5 (through
+ * better-sqlite3, on disk), each given the same documents, searchable fields and queries as Tessera, each in its
+ * own process (peer-child.ts), one after the other. The documents scenario uses FTS5 alone, for indexing only.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createRequire } from 'node:module'
+import type { LatencySummary } from '../harness/latency.js'
+import { ROOT } from '../harness/server.js'
+
+export const PEERS = ['flexsearch', 'minisearch', 'orama', 'sqlite-fts5'] as const
+export type PeerName = (typeof PEERS)[number]
+
+/** What peer-child.ts prints for one peer. */
+export interface PeerMeasure {
+  peer: PeerName
+  version: string
+  documents: number
+  indexSeconds: number
+  docsPerSecond: number
+  search: LatencySummary
+  /** Searches measured: `rounds` passes over the mix, or fewer once they took over 15 s (at least 100). */
+  samples: number
+  /** Queries of the warm-up pass, which counts results: the whole mix, or fewer once it took over 15 s (≥ 100). */
+  warmupQueries: number
+  /** Mean number of results returned (at most 20). */
+  meanReturned: number
+  /** Queries with no result, over the mix. */
+  zeroHits: number
+  /** RSS once the corpus is parsed, before indexing; VmHWM at the end. MiB. */
+  baselineMiB: number
+  peakMiB: number
+}
+
+export interface PeerRun {
+  peer: PeerName
+  ok: boolean
+  error?: string
+  measure?: PeerMeasure
+}
+
+/** What each peer does and does not do, for reading the comparison fairly. */
+export const PEER_NOTES: Record<PeerName, string> = {
+  flexsearch: 'in memory, no persistence; prefix matching (forward tokenizer), no typo tolerance; scores by term position only',
+  minisearch: 'in memory, no persistence; prefix and fuzzy matching (edit distance ≤ 20 % of the word); BM25+',
+  orama: 'in memory, no persistence; typo tolerance 1; BM25',
+  'sqlite-fts5': 'on disk (WAL, synchronous=NORMAL), persistent; every word must match, the last as a prefix; no typo tolerance; BM25',
+}
+
+/** The npm package each peer needs (development dependencies of Tessera). */
+export const PEER_PACKAGES: Record<PeerName, string> = { flexsearch: 'flexsearch', minisearch: 'minisearch', orama: '@orama/orama', 'sqlite-fts5': 'better-sqlite3' }
+
+/**
+ * The peers whose package is installed. The peers are development dependencies: `tessera bench` from a production
+ * install runs without them (and says so) instead of failing.
+ */
+export function installedPeers(peers: readonly PeerName[]): { installed: PeerName[]; missing: PeerName[] } {
+  const require = createRequire(import.meta.url)
+  const installed: PeerName[] = []
+  const missing: PeerName[] = []
+  for (const peer of peers) {
+    try {
+      require.resolve(`${PEER_PACKAGES[peer]}/package.json`)
+      installed.push(peer)
+    } catch (err) {
+      // A package whose `exports` hide package.json is there all the same; only a package not found is missing.
+      if ((err as { code?: string }).code === 'MODULE_NOT_FOUND') missing.push(peer)
+      else installed.push(peer)
+    }
+  }
+  return { installed, missing }
+}
+
+const CHILD = join(fileURLToPath(new URL('.', import.meta.url)), 'peer-child.js')
+
+function runChild(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CHILD, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => { stdout += d })
+    child.stderr.on('data', (d: Buffer) => { stderr += d })
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }) })
+  })
+}
+
+/** Index and query every peer of `peers`; a failed peer is reported, not thrown. */
+export async function runPeers(options: {
+  peers: readonly PeerName[]
+  documents: ReadonlyArray<object>
+  searchable: string[]
+  primaryKey: string
+  queries: string[]
+  rounds: number
+  scratchParent: string
+  timeoutMs: number
+  log: (text: string) => void
+  /** Documents per `add` call (one transaction for FTS5); 10,000 by default. */
+  batchDocuments?: number
+  /** The scenario named in the progress lines (`search` by default). */
+  scenario?: string
+}): Promise<PeerRun[]> {
+  const dir = mkdtempSync(join(options.scratchParent, 'peers-'))
+  const runs: PeerRun[] = []
+  try {
+    const corpus = join(dir, 'corpus.ndjson')
+    const queries = join(dir, 'queries.json')
+    writeFileSync(corpus, options.documents.map((d) => JSON.stringify(d)).join('\n') + '\n')
+    writeFileSync(queries, JSON.stringify(options.queries))
+    for (const peer of options.peers) {
+      options.log(`bench: ${options.scenario ?? 'search'}, peer ${peer} …`)
+      const scratch = mkdtempSync(join(dir, `${peer}-`))
+      const res = await runChild([peer, corpus, queries, options.searchable.join(','), options.primaryKey, String(options.rounds), scratch, String(options.batchDocuments ?? 10_000)], options.timeoutMs)
+      rmSync(scratch, { recursive: true, force: true })
+      const line = res.stdout.trim().split('\n').pop() ?? ''
+      try {
+        if (res.code !== 0) throw new Error(`exited with ${res.code}: ${res.stderr.trim().split('\n').slice(-3).join(' | ')}`)
+        const measure = JSON.parse(line) as PeerMeasure
+        runs.push({ peer, ok: true, measure })
+        options.log(` ${Math.round(measure.docsPerSecond)} docs/s, ${measure.samples > 0 ? `search p50 ${measure.search.p50.toFixed(3)} / p99 ${measure.search.p99.toFixed(3)} ms, ` : ''}peak RSS ${measure.peakMiB.toFixed(0)} MiB\n`)
+      } catch (err) {
+        runs.push({ peer, ok: false, error: (err as Error).message })
+        options.log(` FAILED: ${(err as Error).message}\n`)
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return runs
+}
