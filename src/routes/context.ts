@@ -1,11 +1,17 @@
 import type { Engine } from '../../engine/index.js'
 import type { Config } from '../config.js'
 import type { Route, RouteContext } from '../http/router.js'
+import type { Grant } from '../keys/grant.js'
+import type { KeyStore } from '../keys/key-store.js'
 
 /** What every route handler receives besides the request. */
 export interface AppContext {
   engine: Engine
   config: Config
+  /** The API keys (`/keys` routes). */
+  keys: KeyStore
+  /** What the request's key may touch: indexes, index creation, a tenant token's filters (see keys/grant.ts). */
+  auth: Grant
   /** Read the JSON body (content type checked, size limited, parsed in the pool when large). */
   body(): Promise<unknown>
 }

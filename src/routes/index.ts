@@ -9,6 +9,7 @@ import { documentRoutes } from './documents.js'
 import { searchRoutes } from './search.js'
 import { settingsRoutes } from './settings.js'
 import { featureRoutes } from './features.js'
+import { keyRoutes } from './keys.js'
 import type { AppRoute } from './context.js'
 
 export const ROUTES: readonly AppRoute[] = [
@@ -19,4 +20,5 @@ export const ROUTES: readonly AppRoute[] = [
   ...searchRoutes,
   ...settingsRoutes,
   ...featureRoutes,
+  ...keyRoutes,
 ]
