@@ -5,7 +5,7 @@
  * - No `Authorization` header: open when no master key is set (but `/keys` answers `missing_master_key`),
  *   else `missing_authorization_header`. A scheme other than exactly `Bearer` is `missing_authorization_header`
  *   even without a master key; `Bearer` with nothing after it is `invalid_api_key`.
- * - The master key (compared in constant time) may do everything.
+ * - The master key (its SHA-256 compared in constant time with the token's) may do everything.
  * - On search routes a JWT is tried as a tenant token first (tenant-token.ts); otherwise the token must be an API
  *   key's value. The key must allow the route's index (a tenant token's rules too), each refusal with its own
  *   message, then hold the route's action, unexpired. A key restricted to some indexes never passes an
@@ -20,7 +20,7 @@ import { FULL_GRANT, keyGrant, type Grant } from './grant.js'
 import { anyMatches } from './index-pattern.js'
 import type { KeyStore, LoadedKey } from './key-store.js'
 import { isIndexAuthorizedBy, rulePatterns, type SearchRules } from './search-rules.js'
-import { sameSecret } from './secret.js'
+import { sameDigest, secretDigest } from './secret.js'
 import { TenantTokens } from './tenant-token.js'
 
 export const invalidApiKey = (message = 'The provided API key is invalid.') => new TesseraError('invalid_api_key', message)
@@ -71,7 +71,9 @@ export class Guard {
       return FULL_GRANT
     }
     if (token === null) throw missingAuthorizationHeader()
-    if (sameSecret(token, master)) return FULL_GRANT
+    // One SHA-256 of the token serves both constant-time comparisons: with the master key and with the keys' values.
+    const digest = secretDigest(token)
+    if (sameDigest(digest, this.keys.masterDigest!)) return FULL_GRANT
 
     let key: LoadedKey | undefined
     let rules: SearchRules | null = null
@@ -80,7 +82,7 @@ export class Guard {
       key = this.keys.get(verified.apiKeyUid)
       rules = verified.searchRules
     } else {
-      key = this.keys.findByValue(token)
+      key = this.keys.findByValue(token, digest)
     }
     if (key === undefined) throw invalidApiKey()
 

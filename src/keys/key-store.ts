@@ -12,7 +12,7 @@ import { decode, encode, keys as storageKeys, type Store } from '../../engine/st
 import { nowMicros } from '../../engine/tasks/time.js'
 import { expandActions, type Action } from './actions.js'
 import type { Expiry } from './expiry.js'
-import { deriveKeyValue, sameSecret, secretDigest } from './secret.js'
+import { deriveKeyValue, sameDigest, secretDigest } from './secret.js'
 import { newUuid, parseUuid } from './uuid.js'
 
 type Micros = number
@@ -58,10 +58,14 @@ function record(key: LoadedKey): ApiKey {
 
 export class KeyStore {
   private readonly byUid = new Map<string, LoadedKey>()
-  /** hex SHA-256 of a key's value → its uid (only with a master key). */
-  private readonly byValueDigest = new Map<string, string>()
+  /** hex SHA-256 of a key's value → its uid and that digest (only with a master key). */
+  private readonly byValueDigest = new Map<string, { uid: string; digest: Buffer }>()
+  /** SHA-256 of the master key, what a presented token's digest is compared with. */
+  readonly masterDigest: Buffer | null
 
-  private constructor(private readonly store: Store, readonly masterKey: string | null) {}
+  private constructor(private readonly store: Store, readonly masterKey: string | null) {
+    this.masterDigest = masterKey === null ? null : secretDigest(masterKey)
+  }
 
   static async open(store: Store, masterKey: string | null): Promise<KeyStore> {
     const keyStore = new KeyStore(store, masterKey)
@@ -85,7 +89,10 @@ export class KeyStore {
 
   private remember(key: LoadedKey): void {
     this.byUid.set(key.uid, key)
-    if (this.masterKey !== null) this.byValueDigest.set(secretDigest(this.valueOf(key.uid)).toString('hex'), key.uid)
+    if (this.masterKey !== null) {
+      const digest = secretDigest(this.valueOf(key.uid))
+      this.byValueDigest.set(digest.toString('hex'), { uid: key.uid, digest })
+    }
   }
 
   private forget(uid: string): void {
@@ -107,14 +114,17 @@ export class KeyStore {
     return this.byUid.get(uid)
   }
 
-  /** The key whose value was presented; hex is read in any case, as Meilisearch decodes it. */
-  findByValue(presented: string): LoadedKey | undefined {
+  /**
+   * The key whose value was presented; hex is read in any case, as Meilisearch decodes it. `digest` may pass the
+   * presented value's SHA-256 when the caller has it already.
+   */
+  findByValue(presented: string, digest?: Buffer): LoadedKey | undefined {
     if (this.masterKey === null) return undefined
-    const value = /^[0-9A-Fa-f]+$/.test(presented) ? presented.toLowerCase() : presented
-    const uid = this.byValueDigest.get(secretDigest(value).toString('hex'))
-    if (uid === undefined) return undefined
-    // The digest matched; confirm on the values themselves, in constant time.
-    return sameSecret(value, this.valueOf(uid)) ? this.byUid.get(uid) : undefined
+    const lower = /^[0-9A-Fa-f]+$/.test(presented) ? presented.toLowerCase() : presented
+    const presentedDigest = lower === presented && digest !== undefined ? digest : secretDigest(lower)
+    const entry = this.byValueDigest.get(presentedDigest.toString('hex'))
+    // The look-up is keyed by a digest, which says nothing of the value; the match is confirmed in constant time.
+    return entry !== undefined && sameDigest(presentedDigest, entry.digest) ? this.byUid.get(entry.uid) : undefined
   }
 
   /** A key named in a path: its uid (any UUID form) or its value. */

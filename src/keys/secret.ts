@@ -21,7 +21,12 @@ export function secretDigest(secret: string): Buffer {
 
 /** Constant-time equality of two secrets. */
 export function sameSecret(presented: string, expected: string): boolean {
-  return crypto.timingSafeEqual(secretDigest(presented), secretDigest(expected))
+  return sameDigest(secretDigest(presented), secretDigest(expected))
+}
+
+/** Constant-time equality of two SHA-256 digests (`secretDigest`): what the per-request checks compare. */
+export function sameDigest(presented: Buffer, expected: Buffer): boolean {
+  return crypto.timingSafeEqual(presented, expected)
 }
 
 /** Constant-time equality of two byte strings of any lengths (signatures). */

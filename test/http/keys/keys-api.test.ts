@@ -35,7 +35,7 @@ t.test('the client\'s key helpers', async (t) => {
   t.equal((await client.getKeys({ limit: 2 })).results[0]!.uid, created.uid, 'the newest first')
   t.same((await client.getKeys({ offset: 4, limit: 2 })).results.map((k) => k.name), ['Default Chat API Key'])
 
-  const updated = await client.updateKey(created.key, { name: 'bob', description: null })
+  const updated = await client.updateKey(created.key, { name: 'bob', description: null as unknown as string })
   t.equal(updated.name, 'bob')
   t.equal(updated.description, null)
   t.ok(Date.parse(String(updated.updatedAt)) >= Date.parse(String(updated.createdAt)), "updatedAt moves")
@@ -93,7 +93,7 @@ t.test('without a master key: open, and /keys refused', async (t) => {
   t.equal((await call(`${server.url}/indexes`)).status, 200)
   t.equal((await call(`${server.url}/indexes`, { headers: { authorization: 'Bearer whatever' } })).status, 200)
   for (const [method, path] of [['GET', '/keys'], ['POST', '/keys'], ['GET', '/keys/content'], ['PATCH', '/keys/content'], ['DELETE', '/keys/content']] as const) {
-    for (const headers of [{}, { authorization: `Bearer ${MASTER_KEY}` }]) {
+    for (const headers of [{}, { authorization: `Bearer ${MASTER_KEY}` }] as Record<string, string>[]) {
       const res = await call(`${server.url}${path}`, { method, headers, ...(method === 'POST' || method === 'PATCH' ? { json: {} } : {}) })
       t.same([res.status, res.body], [401, NO_MASTER], `${method} ${path}`)
     }
