@@ -90,6 +90,7 @@ t.test('expiry: a key stops working when it expires', async (t) => {
 
 t.test('without a master key: open, and /keys refused', async (t) => {
   const server = await serverFor(t)
+  t.match(server.logs(), /WARN {2}No master key was found\. The server will accept unidentified requests\./, 'the start-up log says so')
   t.equal((await call(`${server.url}/indexes`)).status, 200)
   t.equal((await call(`${server.url}/indexes`, { headers: { authorization: 'Bearer whatever' } })).status, 200)
   for (const [method, path] of [['GET', '/keys'], ['POST', '/keys'], ['GET', '/keys/content'], ['PATCH', '/keys/content'], ['DELETE', '/keys/content']] as const) {
