@@ -1,6 +1,7 @@
 /**
  * The request pipeline shared by both adapters: trailing-slash normalization, CORS, routing, the route's access
- * check (before any body is read), error responses and request logging.
+ * check (keys/guard.ts: after matching, before the handler, so a refused request never has its body read), error
+ * responses and request logging.
  */
 import type { Engine } from '../engine/index.js'
 import type { Config } from './config.js'
@@ -11,7 +12,12 @@ import { errorResponse, readJson } from './http/json.js'
 import type { AppContext } from './routes/context.js'
 import { ROUTES } from './routes/index.js'
 import type { AuthService } from './auth/index.js'
+import { decodePathSegment } from './api/index-uid.js'
+import { Guard } from './keys/guard.js'
+import { serviceKeyCheck } from './keys/service-key.js'
+import type { KeyStore } from './keys/key-store.js'
 
+const INDEX_ROUTE = '/indexes/:uid'
 const VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT, TRACE'
 
@@ -39,8 +45,16 @@ function withCors(req: Request, res: Response): Response {
   return { ...res, headers }
 }
 
-export function createHandler(engine: Engine, config: Config, log: Logger, auth: AuthService): Handler {
+/** The services beside the engine that routes reach through their context. */
+export interface Services {
+  keys: KeyStore
+  collections: AuthService
+}
+
+export function createHandler(engine: Engine, config: Config, log: Logger, { keys, collections }: Services): Handler {
   const router = buildRouter()
+  const guard = new Guard(keys)
+  const serviceKeys = serviceKeyCheck(keys)
   return async (req) => {
     const started = performance.now()
     let response: Response
@@ -60,12 +74,18 @@ export function createHandler(engine: Engine, config: Config, log: Logger, auth:
     const match = router.match(req.method, path)
     // Unknown paths and wrong methods answer with an empty body, as Meilisearch (actix) does.
     if ('status' in match) return { status: match.status }
+    // The index a route acts on is its `/indexes/:uid` segment, as Meilisearch's guard reads `index_uid`.
+    const indexUid = match.route.path.startsWith(INDEX_ROUTE) ? decodePathSegment(match.params.uid!) : undefined
+    const auth = guard.check(req, match.route.access, indexUid)
     const ctx = {
       req,
       params: match.params,
       engine,
       config,
+      keys,
       auth,
+      collections,
+      serviceKeyCheck: serviceKeys,
       body: () => readJson(req, config.httpPayloadSizeLimit, engine.pool),
     }
     return await match.route.handler(ctx)

@@ -2,6 +2,7 @@
  * Configuration: every option is a CLI flag named as Meilisearch names it, and an environment variable
  * `TESSERA_<NAME>` (upper snake case). Flags win over the environment, which wins over the defaults.
  */
+import { randomBytes } from 'node:crypto'
 import { availableParallelism, totalmem } from 'node:os'
 import { LOG_LEVELS, type LogLevel } from './log.js'
 
@@ -36,8 +37,8 @@ interface OptionSpec {
 export const OPTIONS: OptionSpec[] = [
   { flag: 'db-path', value: 'PATH', default: './data.ms', help: 'Directory of the database (RocksDB).' },
   { flag: 'http-addr', value: 'HOST:PORT', default: '127.0.0.1:7700', help: 'Address to listen on. Port 0 picks a free port.' },
-  { flag: 'master-key', value: 'KEY', default: '', help: 'Master key, stored for API keys (not enforced yet: every route is open; a warning says so at start).' },
-  { flag: 'env', value: 'development|production', default: 'development', help: 'Production requires a master key of at least 16 bytes.' },
+  { flag: 'master-key', value: 'KEY', default: '', help: 'Master key. With one, every route but /health needs an API key (Authorization: Bearer <key>); keys are managed on /keys and their values derive from it. Without one, every route is open and /keys is refused.' },
+  { flag: 'env', value: 'development|production', default: 'development', help: 'Production refuses to start without a master key of at least 16 bytes; development warns about a missing or short one.' },
   { flag: 'max-indexing-threads', value: 'N', default: 'number of cores', help: 'Threads of the worker pool (parsing, indexing, embedding).' },
   { flag: 'max-indexing-memory', value: 'SIZE', default: 'two thirds of the memory', help: 'Memory the indexing may use: a batch takes at most half of it in document payloads (as Meilisearch\'s autobatching does).' },
   { flag: 'experimental-limit-batched-tasks-total-size', value: 'SIZE', default: 'half of --max-indexing-memory, at most 10 GiB', help: 'Document payload bytes one batch takes at most (the first task of a batch always goes).' },
@@ -49,6 +50,14 @@ export const OPTIONS: OptionSpec[] = [
 ]
 
 export class ConfigError extends Error {}
+
+/** The shortest master key production accepts (Meilisearch's `MASTER_KEY_MIN_SIZE`). */
+export const MASTER_KEY_MIN_BYTES = 16
+
+/** Meilisearch's suggestion of a fresh master key: 32 random bytes, base64url. */
+export function generatedMasterKeyMessage(): string {
+  return `We generated a new secure master key for you (you can safely use this token):\n\n>> --master-key ${randomBytes(32).toString('base64url')} <<`
+}
 
 const envName = (flag: string) => 'TESSERA_' + flag.toUpperCase().replace(/-/g, '_')
 
@@ -110,8 +119,16 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const threads = threadsText === undefined ? availableParallelism() : Number(threadsText)
   if (!Number.isInteger(threads) || threads < 1) throw new ConfigError(`invalid --max-indexing-threads \`${threadsText}\`: expected a whole number from 1`)
   const masterKey = get('master-key') ?? null
-  if (envValue === 'production' && (masterKey === null || Buffer.byteLength(masterKey) < 16)) {
-    throw new ConfigError('in production (--env production) a master key of at least 16 bytes is required: set --master-key or TESSERA_MASTER_KEY')
+  // An empty key would make `Bearer ` (an empty token) the master key: refused rather than taken as one.
+  if (masterKey === '') throw new ConfigError('--master-key cannot be empty: leave it out to run without a master key')
+  if (envValue === 'production') {
+    if (masterKey === null) {
+      throw new ConfigError(`You must provide a master key to secure your instance in a production environment. It can be specified via the TESSERA_MASTER_KEY environment variable or the --master-key launch option.\n\n${generatedMasterKeyMessage()}`)
+    }
+    const bytes = Buffer.byteLength(masterKey)
+    if (bytes < MASTER_KEY_MIN_BYTES) {
+      throw new ConfigError(`The master key must be at least ${MASTER_KEY_MIN_BYTES} bytes in a production environment. The provided key is only ${bytes} bytes.\n\n${generatedMasterKeyMessage()}`)
+    }
   }
   const memoryText = get('max-indexing-memory')
   const maxIndexingMemory = memoryText === undefined ? Math.floor((totalmem() * 2) / 3) : parseByteSize(memoryText)

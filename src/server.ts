@@ -2,7 +2,8 @@
 import { resolve } from 'node:path'
 import { Engine } from '../engine/index.js'
 import { createWorkerPool } from '../workers/pool.js'
-import type { Config } from './config.js'
+import { MASTER_KEY_MIN_BYTES, generatedMasterKeyMessage, type Config } from './config.js'
+import { KeyStore } from './keys/key-store.js'
 import { createLogger, type Logger } from './log.js'
 import { createHandler } from './app.js'
 import { loadUws, uwsAdapter } from './http/uws.js'
@@ -28,18 +29,18 @@ export function chooseAdapter(wanted: 'uws' | 'node', log: Logger): HttpAdapter 
 }
 
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
-  if (config.masterKey === null && config.env === 'development') {
-    log.warn('no master key is set: every route is open (use --master-key in production)')
-  } else if (config.masterKey !== null) {
-    // API keys and their enforcement come with the keys work: until then a key protects nothing, and says so.
-    log.warn('the master key is stored but not enforced yet: every route is open (API keys are not implemented)')
+  if (config.masterKey === null) {
+    log.warn(`No master key was found. The server will accept unidentified requests. A master key of at least ${MASTER_KEY_MIN_BYTES} bytes will be required when switching to a production environment.`)
+  } else if (Buffer.byteLength(config.masterKey) < MASTER_KEY_MIN_BYTES) {
+    log.warn(`Tessera started with a master key considered unsafe for use in a production environment. A master key of at least ${MASTER_KEY_MIN_BYTES} bytes will be required when switching to a production environment.\n${generatedMasterKeyMessage()}`)
   }
   const authConfig = await loadAuthConfig({ configPath: config.authConfigPath, env: config.env, log })
   const pool = createWorkerPool(config.maxIndexingThreads)
   const engine = await Engine.open({ path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), batchDelayMs: config.testBatchDelayMs, batchLimits: { maxTasks: config.maxBatchedTasks, maxBytes: config.batchedTasksTotalSize } })
-  const auth = new AuthService({ config: authConfig, store: engine.store, log, bodyLimit: config.httpPayloadSizeLimit })
+  const keys = await KeyStore.open(engine.store, config.masterKey)
+  const collections = new AuthService({ config: authConfig, store: engine.store, log, bodyLimit: config.httpPayloadSizeLimit })
   const adapter = chooseAdapter(config.httpAdapter, log)
-  const listening = await adapter.listen(config.httpAddr.host, config.httpAddr.port, createHandler(engine, config, log, auth))
+  const listening = await adapter.listen(config.httpAddr.host, config.httpAddr.port, createHandler(engine, config, log, { keys, collections }))
   let closing: Promise<void> | null = null
   return {
     port: listening.port,
@@ -49,7 +50,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     close() {
       closing ??= (async () => {
         await listening.close()
-        auth.close()
+        collections.close()
         await engine.close()
         await pool.close()
       })()

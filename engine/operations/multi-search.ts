@@ -32,7 +32,7 @@ function inside(err: unknown, n: number): unknown {
 }
 
 /** Rust's `{:?}` of a `Vec<String>`. */
-function debugList(items: readonly string[]): string {
+export function debugList(items: readonly string[]): string {
   const quote = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"`
   return `[${items.map(quote).join(', ')}]`
 }

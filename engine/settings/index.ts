@@ -50,10 +50,11 @@ export function resetFieldUpdate(field: SettingsField): SettingsUpdate {
 /**
  * Whether applying this update may create a missing index. Updates (PATCH /settings, PUT/PATCH of a sub-route)
  * do; resets by DELETE do not: Meilisearch registers those with `is_deletion` and the task fails with
- * `index_not_found` when the index is missing.
+ * `index_not_found` when the index is missing. Neither does an update registered by a key that may not create
+ * indexes (`__denyIndexCreation`).
  */
 export function settingsUpdateCreatesIndex(update: SettingsUpdate): boolean {
-  return update.__deletion !== true
+  return update.__deletion !== true && update.__denyIndexCreation !== true
 }
 
 // ---- application -------------------------------------------------------------------------------------------------

@@ -108,7 +108,11 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
  * `__deletion` marks a DELETE (whole settings or one sub-route): Meilisearch never creates the index for those,
  * the task fails with `index_not_found` instead (see `settingsUpdateCreatesIndex`).
  */
-export type SettingsUpdate = { [K in SettingsField]?: unknown } & { __deletion?: true }
+export type SettingsUpdate = { [K in SettingsField]?: unknown } & {
+  __deletion?: true
+  /** Registered by an API key without `indexes.create`: the task fails with `index_not_found` on a missing index. */
+  __denyIndexCreation?: true
+}
 
 /**
  * Which reindexing work a change requires (the search issues apply exactly that):

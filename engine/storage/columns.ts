@@ -36,6 +36,8 @@ export const COLUMNS = [
   'auth',
   /** workflows */
   'workflows',
+  /** API keys: key uid (utf8) → msgpack record (never the key's value, which is derived from the master key) */
+  'keys',
 ] as const
 
 export type Column = (typeof COLUMNS)[number]

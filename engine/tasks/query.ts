@@ -17,6 +17,12 @@ export interface TaskFilter {
   afterStartedAt?: Micros
   beforeFinishedAt?: Micros
   afterFinishedAt?: Micros
+  /**
+   * Only the tasks an API key restricted to some indexes may see (Meilisearch's
+   * `get_task_ids_from_authorized_indexes`): the tasks of indexes it allows, and no task that is not about exactly
+   * one index (swaps, cancelations, deletions, dumps, ...). Absent: every task.
+   */
+  indexScope?: (indexUid: string) => boolean
 }
 
 export interface Page {

@@ -242,10 +242,21 @@ export class TaskQueue {
    * started/finished bounds apply to the batch's own dates.
    */
   matchBatches(filter: TaskFilter): Bitmap {
-    const { uids, batchUids, beforeStartedAt, afterStartedAt, beforeFinishedAt, afterFinishedAt, ...taskLevel } = filter
+    const { uids, batchUids, beforeStartedAt, afterStartedAt, beforeFinishedAt, afterFinishedAt, indexScope, ...taskLevel } = filter
     let result = this.batchUids.clone()
     if (uids) result.andInPlace(newBitmap(uids))
     if (batchUids) result.andInPlace(newBitmap(batchUids))
+    if (indexScope) {
+      // A batch is shown only when every one of its tasks would be.
+      const hidden = this.index.all.clone()
+      hidden.andNotInPlace(this.index.match({ indexScope }))
+      const hiddenBatches = newBitmap()
+      for (const t of hidden) {
+        const b = this.batchOfTask.get(t)
+        if (b !== undefined) hiddenBatches.add(b)
+      }
+      result.andNotInPlace(hiddenBatches)
+    }
     if (Object.values(taskLevel).some((v) => v !== undefined)) {
       const owners = newBitmap()
       for (const t of this.index.match(taskLevel)) {

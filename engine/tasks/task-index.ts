@@ -5,7 +5,7 @@
  */
 import roaring from 'roaring'
 import type { Micros, Task, TaskStatus, TaskType } from './types.js'
-import { indexesOf } from './types.js'
+import { TASK_TYPES, indexesOf } from './types.js'
 import type { Page, TaskFilter } from './query.js'
 
 const { RoaringBitmap32 } = roaring
@@ -53,6 +53,12 @@ class Times {
     return uid < this.data.length ? this.data[uid]! : NaN
   }
 }
+
+/** The task types about exactly one index (Meilisearch's `Kind::related_to_one_index`). */
+const SINGLE_INDEX_TYPES: ReadonlySet<TaskType> = new Set<TaskType>([
+  'documentAdditionOrUpdate', 'documentEdition', 'documentDeletion', 'settingsUpdate', 'indexCreation', 'indexDeletion',
+  'indexUpdate', 'indexCompaction',
+])
 
 export interface IndexedEntity {
   uid: number
@@ -111,6 +117,10 @@ export class TaskIndex {
     if (filter.statuses) result.andInPlace(this.byStatus.union(filter.statuses))
     if (filter.types) result.andInPlace(this.byType.union(filter.types))
     if (filter.canceledBy) result.andInPlace(this.byCanceledBy.union(filter.canceledBy))
+    if (filter.indexScope) {
+      for (const type of TASK_TYPES) if (!SINGLE_INDEX_TYPES.has(type)) { const b = this.byType.get(type); if (b) result.andNotInPlace(b) }
+      for (const [uid, tasks] of this.byIndex.map) if (!filter.indexScope(uid)) result.andNotInPlace(tasks)
+    }
     const bounds: [Times, Micros | undefined, Micros | undefined][] = [
       [this.enqueuedAt, filter.afterEnqueuedAt, filter.beforeEnqueuedAt],
       [this.startedAt, filter.afterStartedAt, filter.beforeStartedAt],

@@ -16,7 +16,9 @@ async function add(ctx: Ctx, method: 'replace' | 'update') {
   const uid = indexUidFromPath(ctx.params.uid!)
   const request = parseAddition(ctx.req.rawQuery, ctx.req.headers.get('content-type'))
   const body = decodedBody(ctx.req, ctx.config.httpPayloadSizeLimit)
-  return json(202, await addDocuments(ctx.engine, uid, body, { method, ...request }))
+  // A key without `indexes.create` may write to an existing index only: the task fails on a missing one.
+  const allowIndexCreation = request.allowIndexCreation && ctx.auth.allowIndexCreation(uid)
+  return json(202, await addDocuments(ctx.engine, uid, body, { method, ...request, allowIndexCreation }))
 }
 
 export const documentRoutes: AppRoute[] = [

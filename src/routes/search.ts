@@ -1,24 +1,56 @@
-/** `/indexes/{uid}/search` (POST body or GET query parameters), `/indexes/{uid}/facet-search`, `/multi-search`. */
-import { facetSearch, multiSearch, search } from '../../engine/index.js'
+/**
+ * `/indexes/{uid}/search` (POST body or GET query parameters), `/indexes/{uid}/facet-search`, `/multi-search`.
+ * These take tenant tokens: a token's rule filter for the index is ANDed with the request's own filter, and in a
+ * multi-search each query's index must be allowed by the key and the token (``Inside `.queries[N]`: `` otherwise).
+ */
+import { TesseraError, facetSearch, multiSearch, search } from '../../engine/index.js'
+import type { MultiSearchRequest, SearchQuery } from '../../engine/search/request.js'
 import { json } from '../http/json.js'
 import { route, searchKey } from '../http/router.js'
 import { parseFacetSearchBody, parseSearchBody, parseSearchParams } from '../api/search.js'
 import { parseMultiSearchRequest } from '../api/multi-search.js'
 import { indexUidFromPath } from '../api/index-uid.js'
+import type { Grant } from '../keys/grant.js'
+import { fuseFilters } from '../keys/search-rules.js'
 import type { AppContext, AppRoute } from './context.js'
 
+/** The query with the tenant token's filter for `uid` ANDed to its own. */
+function withRules(query: SearchQuery, auth: Grant, uid: string): SearchQuery {
+  const rule = auth.searchFilter(uid)
+  return rule === undefined ? query : { ...query, filter: fuseFilters(query.filter, rule) }
+}
+
+/**
+ * Every query's index must be allowed, checked in query order (without federation, up to the first query the
+ * engine refuses for its `federationOptions`, as Meilisearch checks both in one pass); then the rules applied.
+ */
+function authorizedQueries(request: MultiSearchRequest, auth: Grant): MultiSearchRequest {
+  for (let n = 0; n < request.queries.length; n++) {
+    const { indexUid, federationOptions } = request.queries[n]!
+    if (request.federation === null && federationOptions !== null) break
+    if (!auth.isIndexAuthorized(indexUid)) throw new TesseraError('invalid_api_key', `Inside \`.queries[${n}]\`: The provided API key is invalid.`)
+  }
+  return { ...request, queries: request.queries.map((q) => ({ ...q, query: withRules(q.query, auth, q.indexUid) })) }
+}
+
 export const searchRoutes: AppRoute[] = [
-  route<AppContext>('POST', '/indexes/:uid/search', searchKey, async ({ engine, params, body }) => {
+  route<AppContext>('POST', '/indexes/:uid/search', searchKey, async ({ engine, params, body, auth }) => {
     const query = parseSearchBody(await body())
-    return json(200, await search(engine, indexUidFromPath(params.uid!), query))
+    const uid = indexUidFromPath(params.uid!)
+    return json(200, await search(engine, uid, withRules(query, auth, uid)))
   }),
-  route<AppContext>('GET', '/indexes/:uid/search', searchKey, async ({ engine, params, req }) => {
+  route<AppContext>('GET', '/indexes/:uid/search', searchKey, async ({ engine, params, req, auth }) => {
     const query = parseSearchParams(req.rawQuery)
-    return json(200, await search(engine, indexUidFromPath(params.uid!), query))
+    const uid = indexUidFromPath(params.uid!)
+    return json(200, await search(engine, uid, withRules(query, auth, uid)))
   }),
-  route<AppContext>('POST', '/indexes/:uid/facet-search', searchKey, async ({ engine, params, body }) => {
+  route<AppContext>('POST', '/indexes/:uid/facet-search', searchKey, async ({ engine, params, body, auth }) => {
     const request = parseFacetSearchBody(await body())
-    return json(200, await facetSearch(engine, indexUidFromPath(params.uid!), request))
+    const uid = indexUidFromPath(params.uid!)
+    return json(200, await facetSearch(engine, uid, { ...request, search: withRules(request.search, auth, uid) }))
   }),
-  route<AppContext>('POST', '/multi-search', searchKey, async ({ engine, body }) => json(200, await multiSearch(engine, parseMultiSearchRequest(await body())))),
+  route<AppContext>('POST', '/multi-search', searchKey, async ({ engine, body, auth }) => {
+    const request = parseMultiSearchRequest(await body())
+    return json(200, await multiSearch(engine, authorizedQueries(request, auth)))
+  }),
 ]

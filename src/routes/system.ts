@@ -8,5 +8,5 @@ import type { AppContext, AppRoute } from './context.js'
 export const systemRoutes: AppRoute[] = [
   route<AppContext>('GET', '/health', open, () => json(200, { status: 'available' })),
   route<AppContext>('GET', '/version', key('version'), () => json(200, { commitSha: VERSION.commitSha, commitDate: VERSION.commitDate, pkgVersion: VERSION.pkgVersion })),
-  route<AppContext>('GET', '/stats', key('stats.get'), async ({ engine }) => json(200, await globalStats(engine))),
+  route<AppContext>('GET', '/stats', key('stats.get'), async ({ engine, auth }) => json(200, await globalStats(engine, auth.indexScope))),
 ]

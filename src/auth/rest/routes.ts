@@ -126,8 +126,8 @@ const MAX_DEPTH = 8
  * method. They sit outside the engine's API keys (`collections`): the collections authenticate with their own
  * tokens, as Payload does.
  */
-export function authRoutes<C extends { auth: AuthService }>(): Route<C>[] {
-  const handler = ({ auth, req }: C & { req: Request }) => handleApiRequest(auth, req)
+export function authRoutes<C extends { collections: AuthService }>(): Route<C>[] {
+  const handler = ({ collections, req }: C & { req: Request }) => handleApiRequest(collections, req)
   const routes: Route<C>[] = []
   for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
     for (let depth = 0; depth <= MAX_DEPTH; depth++) {
