@@ -18,6 +18,8 @@ export interface AdditionRequest {
   csvDelimiter: string
   primaryKey: string | null
   allowIndexCreation: boolean
+  skipCreation: boolean
+  customMetadata?: string
 }
 
 /** The payload format from the Content-Type, with Meilisearch's errors. */
@@ -28,10 +30,12 @@ function payloadFormat(contentType: string | undefined): PayloadFormat {
   return format
 }
 
-function csvDelimiterParam(raw: string | undefined, format: PayloadFormat, contentType: string): string {
+function csvDelimiterParam(raw: string | undefined, format: PayloadFormat): string {
   if (raw === undefined) return ','
   if (format !== 'csv') {
-    throw new TesseraError('invalid_content_type', `The Content-Type \`${contentType}\` does not support the use of a csv delimiter. The csv delimiter is only supported with the Content-Type \`text/csv\`.`)
+    // Meilisearch names the media type without its parameters (`application/json`, not `application/json; charset=utf-8`).
+    const mediaType = format === 'json' ? 'application/json' : 'application/x-ndjson'
+    throw new TesseraError('invalid_content_type', `The Content-Type \`${mediaType}\` does not support the use of a csv delimiter. The csv delimiter can only be used with the Content-Type \`text/csv\`.`)
   }
   const chars = [...raw]
   if (chars.length !== 1) {
@@ -45,9 +49,19 @@ function csvDelimiterParam(raw: string | undefined, format: PayloadFormat, conte
 export function parseAddition(rawQuery: string, contentType: string | undefined): AdditionRequest {
   const params = parseQuery(rawQuery, ['primaryKey', 'csvDelimiter', 'customMetadata', 'skipCreation'])
   const format = payloadFormat(contentType)
-  const csvDelimiter = csvDelimiterParam(params.get('csvDelimiter'), format, contentType!)
+  const csvDelimiter = csvDelimiterParam(params.get('csvDelimiter'), format)
   const skipCreation = params.has('skipCreation') ? booleanParam('bad_request', 'skipCreation', params.get('skipCreation')!) : false
-  return { format, csvDelimiter, primaryKey: params.get('primaryKey') ?? null, allowIndexCreation: !skipCreation }
+  const request: AdditionRequest = { format, csvDelimiter, primaryKey: params.get('primaryKey') ?? null, allowIndexCreation: !skipCreation, skipCreation }
+  if (params.has('customMetadata')) request.customMetadata = params.get('customMetadata')!
+  return request
+}
+
+/**
+ * The query string of the other document writes (deletions, clear, edit): only `customMetadata` (Meilisearch's
+ * `CustomMetadataQuery`, unknown parameters refused).
+ */
+export function parseCustomMetadataQuery(rawQuery: string): string | undefined {
+  return parseQuery(rawQuery, ['customMetadata']).get('customMetadata')
 }
 
 const list = (text: string) => text.split(',').map((s) => s.trim()).filter((s) => s !== '')

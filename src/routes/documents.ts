@@ -6,7 +6,7 @@ import { decodedBody } from '../http/body.js'
 import { json } from '../http/json.js'
 import { key, route } from '../http/router.js'
 import {
-  parseAddition, parseDeleteBatchBody, parseDeleteByFilterBody, parseFetchBody, parseGetQuery, parseListQuery,
+  parseAddition, parseCustomMetadataQuery, parseDeleteBatchBody, parseDeleteByFilterBody, parseFetchBody, parseGetQuery, parseListQuery,
 } from '../api/documents.js'
 import { decodePathSegment, indexUidFromPath } from '../api/index-uid.js'
 import type { AppContext, AppRoute, Ctx } from './context.js'
@@ -34,17 +34,22 @@ export const documentRoutes: AppRoute[] = [
     const { fields, retrieveVectors } = parseGetQuery(req.rawQuery)
     return json(200, getDocument(engine, uid, decodePathSegment(params.id!), fields, retrieveVectors))
   }),
-  route<AppContext>('DELETE', '/indexes/:uid/documents/:id', key('documents.delete'), async ({ engine, params }) => {
+  route<AppContext>('DELETE', '/indexes/:uid/documents/:id', key('documents.delete'), async ({ engine, params, req }) => {
     const uid = indexUidFromPath(params.uid!)
-    return json(202, await deleteDocuments(engine, uid, [decodePathSegment(params.id!)]))
+    return json(202, await deleteDocuments(engine, uid, [decodePathSegment(params.id!)], parseCustomMetadataQuery(req.rawQuery)))
   }),
-  route<AppContext>('DELETE', '/indexes/:uid/documents', key('documents.delete'), async ({ engine, params }) => json(202, await clearDocuments(engine, indexUidFromPath(params.uid!)))),
-  route<AppContext>('POST', '/indexes/:uid/documents/delete-batch', key('documents.delete'), async ({ engine, params, body }) => {
+  route<AppContext>('DELETE', '/indexes/:uid/documents', key('documents.delete'), async ({ engine, params, req }) => {
     const uid = indexUidFromPath(params.uid!)
-    return json(202, await deleteDocuments(engine, uid, parseDeleteBatchBody(await body())))
+    return json(202, await clearDocuments(engine, uid, parseCustomMetadataQuery(req.rawQuery)))
   }),
-  route<AppContext>('POST', '/indexes/:uid/documents/delete', key('documents.delete'), async ({ engine, params, body }) => {
+  route<AppContext>('POST', '/indexes/:uid/documents/delete-batch', key('documents.delete'), async ({ engine, params, body, req }) => {
     const uid = indexUidFromPath(params.uid!)
-    return json(202, await deleteDocumentsByFilter(engine, uid, parseDeleteByFilterBody(await body())))
+    const customMetadata = parseCustomMetadataQuery(req.rawQuery)
+    return json(202, await deleteDocuments(engine, uid, parseDeleteBatchBody(await body()), customMetadata))
+  }),
+  route<AppContext>('POST', '/indexes/:uid/documents/delete', key('documents.delete'), async ({ engine, params, body, req }) => {
+    const uid = indexUidFromPath(params.uid!)
+    const customMetadata = parseCustomMetadataQuery(req.rawQuery)
+    return json(202, await deleteDocumentsByFilter(engine, uid, parseDeleteByFilterBody(await body()), customMetadata))
   }),
 ]
