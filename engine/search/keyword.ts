@@ -8,7 +8,7 @@ import { TesseraError } from '../errors/index.js'
 import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import type { Settings } from '../settings/index.js'
 import { localesForField, type Tokenizer } from '../tokenizer/index.js'
-import { coversField, tokenizerFor } from '../inverted/extract.js'
+import { coversField, searchOnCovers, tokenizerFor } from '../inverted/extract.js'
 import { bucketSort, sortOnly, type RankedHit, type RankingContext } from './bucket-sort.js'
 import { checkSort, geoDistance, parseSort, sortCriteriaFor, sortKey, type SortKey } from './sort.js'
 import { formatHit, hitObject, searchResponse, type AnalyzedText, type TextMatch, type TextToken } from './format.js'
@@ -48,6 +48,8 @@ function checkSearchOn(source: SearchSource, names: readonly string[] | null): v
   const shown = (f: string) => displayed.includes('*') || displayed.includes(f)
   for (const name of names) {
     if (name === '*' || all || searchable.some((s) => coversField(s, name))) continue
+    // A pattern is valid when it reaches a searchable attribute (`details.*` with `details.title` searchable).
+    if (name.includes('*') && searchable.some((s) => searchOnCovers(name, s))) continue
     const fields = all ? [...new Set([...source.fieldNames(), ...source.inverted.fields])] : searchable
     const valid = fields.filter(shown).sort()
     const hidden = fields.some((f) => !shown(f))
@@ -119,7 +121,9 @@ function rankWindow(source: SearchSource, query: SearchQuery, window: { offset: 
   const plan = placeholder ? null : planQuery(inverted, settings, tokenizer, query.q!, { attributesToSearchOn: query.attributesToSearchOn, locales: query.locales })
   let universe = source.live
   const expr = parseFilter(query.filter, 'invalid_search_filter')
-  const sortParam = inIndex(source.uid, () => parseSort(query.sort, 'invalid_search_sort'))
+  // Sort syntax errors (reserved `_geo` included) are the request's, not the index's: no prefix (search/errors.rs
+  // sort_invalid_syntax, sort_geo_reserved_attribute).
+  const sortParam = parseSort(query.sort, 'invalid_search_sort')
   inIndex(source.uid, () => checkSort(sortParam, settings, 'invalid_search_sort'))
   if (expr) {
     inIndex(source.uid, () => checkFilterable(expr, settings.filterableAttributes, 'invalid_search_filter', { containsFilter: source.containsFilter }))
@@ -156,12 +160,16 @@ function rankWindow(source: SearchSource, query: SearchQuery, window: { offset: 
   return { hits: result.hits, candidates: result.candidates, plan, degraded: result.degraded, sorts, all: result.all }
 }
 
-/** Run a check; its TesseraError gets the index's name in front, as Meilisearch's index errors do. */
+/**
+ * Run a check; its TesseraError gets the index's name in front, as Meilisearch's index errors do. A feature gate
+ * (`CONTAINS` without `containsFilter`) is the instance's, not the index's: no prefix
+ * (search/errors.rs search_with_contains_without_enabling_the_feature).
+ */
 function inIndex<T>(uid: string, check: () => T): T {
   try {
     return check()
   } catch (err) {
-    if (err instanceof TesseraError) throw new TesseraError(err.code, `Index \`${uid}\`: ${err.message}`)
+    if (err instanceof TesseraError && err.code !== 'feature_not_enabled') throw new TesseraError(err.code, `Index \`${uid}\`: ${err.message}`)
     throw err
   }
 }
@@ -176,7 +184,8 @@ export function keywordSearch(source: SearchSource, query: SearchQuery): JsonObj
   const outcome = rankQuery(source, query, window, start)
   let facets: ReturnType<typeof facetDistribution> | null = null
   if (query.facets !== null) {
-    inIndex(source.uid, () => checkFacets(query.facets!, normalizeRules(settings.filterableAttributes)))
+    // No index prefix on facet errors (search/multi/mod.rs: "Inside `.queries[0]`: Invalid facet distribution: ...").
+    checkFacets(query.facets!, normalizeRules(settings.filterableAttributes))
     facets = facetDistribution(query.facets, source.facets, outcome.all, settings)
   }
   const docs = source.fetch(outcome.hits.map((h) => h.docid))

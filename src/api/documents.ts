@@ -7,6 +7,7 @@ import { TesseraError } from '../../engine/errors/index.js'
 import { parseFilter } from '../../engine/filter/index.js'
 import type { PayloadFormat } from '../../engine/tasks/types.js'
 import type { DocumentQuery } from '../../engine/documents/read.js'
+import { fixSortQueryParameters } from './search.js'
 import { booleanParam, expectObject, expectUsize, invalidParameter, invalidType, parseQuery, positiveIntegerParam } from './deserr.js'
 
 const ACCEPTED = '`application/json`, `application/x-ndjson`, `text/csv`'
@@ -68,7 +69,7 @@ const list = (text: string) => text.split(',').map((s) => s.trim()).filter((s) =
 
 /** `GET /indexes/{uid}/documents` query parameters. */
 export function parseListQuery(raw: string): DocumentQuery {
-  const params = parseQuery(raw, ['offset', 'limit', 'fields', 'retrieveVectors', 'filter', 'ids'])
+  const params = parseQuery(raw, ['offset', 'limit', 'fields', 'retrieveVectors', 'filter', 'ids', 'sort'])
   return {
     offset: params.has('offset') ? positiveIntegerParam('invalid_document_offset', 'offset', params.get('offset')!) : 0,
     limit: params.has('limit') ? positiveIntegerParam('invalid_document_limit', 'limit', params.get('limit')!) : 20,
@@ -76,6 +77,7 @@ export function parseListQuery(raw: string): DocumentQuery {
     retrieveVectors: params.has('retrieveVectors') ? booleanParam('invalid_document_retrieve_vectors', 'retrieveVectors', params.get('retrieveVectors')!) : false,
     filter: params.get('filter') ?? null,
     ids: params.has('ids') ? list(params.get('ids')!) : null,
+    sort: params.has('sort') ? fixSortQueryParameters(params.get('sort')!) : null,
   }
 }
 
@@ -90,8 +92,8 @@ export function parseGetQuery(raw: string): { fields: string[] | null; retrieveV
 
 /** `POST /indexes/{uid}/documents/fetch` body. */
 export function parseFetchBody(body: unknown): DocumentQuery {
-  const obj = expectObject(body, '', ['offset', 'limit', 'fields', 'filter', 'retrieveVectors', 'ids'])
-  const q: DocumentQuery = { offset: 0, limit: 20, fields: null, filter: null, retrieveVectors: false, ids: null }
+  const obj = expectObject(body, '', ['offset', 'limit', 'fields', 'filter', 'retrieveVectors', 'ids', 'sort'])
+  const q: DocumentQuery = { offset: 0, limit: 20, fields: null, filter: null, retrieveVectors: false, ids: null, sort: null }
   if (obj.offset !== undefined) q.offset = expectUsize(obj.offset, '.offset', 'invalid_document_offset')
   if (obj.limit !== undefined) q.limit = expectUsize(obj.limit, '.limit', 'invalid_document_limit')
   if (obj.fields !== undefined && obj.fields !== null) {
@@ -107,6 +109,11 @@ export function parseFetchBody(body: unknown): DocumentQuery {
     if (!Array.isArray(obj.ids)) throw invalidType('invalid_document_ids', '.ids', 'an array', obj.ids)
     obj.ids.forEach((id, i) => { if (typeof id !== 'string' && typeof id !== 'number') throw invalidType('invalid_document_ids', `.ids[${i}]`, 'a string or an integer', id) })
     q.ids = obj.ids as (string | number)[]
+  }
+  if (obj.sort !== undefined && obj.sort !== null) {
+    if (!Array.isArray(obj.sort)) throw invalidType('invalid_document_sort', '.sort', 'an array', obj.sort)
+    obj.sort.forEach((s, i) => { if (typeof s !== 'string') throw invalidType('invalid_document_sort', `.sort[${i}]`, 'a string', s) })
+    q.sort = obj.sort as string[]
   }
   q.filter = obj.filter ?? null
   return q
