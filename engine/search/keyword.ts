@@ -97,9 +97,19 @@ export function rankQuery(source: SearchSource, query: SearchQuery, window: { of
       kept.push(hit)
     }
     if (kept.length >= want || outcome.hits.length < size || outcome.degraded) {
-      // Matching documents counted once per distinct value (documents without one count each).
       let candidates = outcome.candidates
-      if (values && facet) {
+      if (values && query.page === null && query.hitsPerPage === null) {
+        // `estimatedTotalHits`: as milli's bucket sort leaves it, the candidates less the other documents sharing a
+        // value with the hits kept up to `offset + limit` (search/distinct.rs distinct_search_with_offset_no_ranking:
+        // 11, then 10, then 6 as the window grows).
+        const removed = new RoaringBitmap32()
+        for (const hit of kept.slice(0, want)) for (const v of values.valueIds(hit.docid) ?? []) removed.orInPlace(values.docsOf(v))
+        removed.andInPlace(outcome.all)
+        for (const hit of kept.slice(0, want)) removed.remove(hit.docid)
+        candidates = outcome.candidates - removed.size
+      } else if (values && facet) {
+        // `totalHits` (exhaustive): matching documents counted once per distinct value (documents without one count
+        // each): search/distinct.rs distinct_search_with_pagination_no_ranking.
         const withValue = RoaringBitmap32.and(outcome.all, values.valued)
         let groups = 0
         for (const b of facet.numbers.values()) if (b.intersects(withValue)) groups++

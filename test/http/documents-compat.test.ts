@@ -21,7 +21,7 @@ t.test('customMetadata: on every document write, in the enqueue answer and the t
   t.equal(raw.body.customMetadata, 'raw é')
   const plain = await call(`${url}/indexes/meta/documents`, { method: 'POST', json: [{ id: 5 }] })
   t.same(Object.keys(plain.body), ENQUEUED_KEYS, 'five keys when none was sent (the client asserts five)')
-  t.equal(added.customMetadata, 'import-1')
+  t.equal((added as { customMetadata?: string }).customMetadata, 'import-1')
   const updated = await index.updateDocuments([{ id: 1, u: true }], { customMetadata: 'update' })
   const one = await index.deleteDocument(2, { customMetadata: 'delete-one' })
   const batch = await index.deleteDocuments([3], { customMetadata: 'delete-batch' })

@@ -82,7 +82,7 @@ t.test('fields.rs: fields_after_uploading_recipe_and_settings (capabilities from
   t.same(field('servings').sortable, { enabled: true })
   t.same(field('difficulty').filterable, { enabled: true, sortBy: 'alpha', facetSearch: true, equality: true, comparison: true }, 'a plain string rule enables everything')
   t.same(field('tags').filterable, { enabled: true, sortBy: 'count', facetSearch: true, equality: true, comparison: false })
-  t.same(field('id').filterable.enabled, false)
+  t.same(field('id').filterable!.enabled, false)
   // Filters are ANDed.
   const sortable = await index.getFields({ filter: { sortable: true } })
   t.same(sortable.results.map((f) => f.name), ['created_at', 'servings'])
