@@ -52,7 +52,7 @@ const BAD_REQUEST_400: string[] = [
   'invalid_document_edition_context', 'invalid_document_edition_function_filter', 'missing_document_edition_function',
   'edit_documents_by_function_error',
   ...family('invalid_multi_search', ['federated', 'federation_options', 'weight', 'query_pagination', 'query_facets',
-    'facets_by_index', 'merge_facets', 'facet_order', 'distinct', 'remote', 'query_position', 'max_values_per_facet', 'query_ranking_rules', 'query_show_performance_details']),
+    'facets', 'facets_by_index', 'merge_facets', 'facet_order', 'distinct', 'remote', 'query_position', 'max_values_per_facet', 'query_ranking_rules', 'query_show_performance_details']),
   'invalid_header_value', 'inconsistent_document_change_headers',
 ]
 
