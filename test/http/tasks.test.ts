@@ -446,3 +446,17 @@ t.test('cancelation and deletion while batches are held', async (t) => {
   t.equal((await get('/indexes/q0')).status, 200)
   t.equal((await get('/indexes/c0')).status, 200)
 })
+
+t.test('task-type filters accept every type Meilisearch defines, ignoring ASCII case (tasks.rs `Kind::from_str`)', async (t) => {
+  const server = await serverFor(t)
+  const created = await server.client.createIndex('kinds').waitTask()
+  const all = 'documentAdditionOrUpdate,documentEdition,documentDeletion,settingsUpdate,indexCreation,indexDeletion,indexUpdate,indexSwap,taskCancelation,taskDeletion,dumpCreation,snapshotCreation,export,upgradeDatabase,indexCompaction,networkTopologyChange,dsrUpdate,dsrClear'
+  const r = await call(`${server.url}/tasks?types=${all}`)
+  t.equal(r.status, 200)
+  t.same(r.body.results.map((x: { uid: number }) => x.uid), [created.uid])
+  const folded = await call(`${server.url}/tasks?types=INDEXCREATION,dsrclear`)
+  t.equal(folded.status, 200)
+  t.same(folded.body.results.map((x: { uid: number }) => x.uid), [created.uid])
+  t.same((await server.client.tasks.getTasks({ types: ['dsrUpdate' as never] })).results, [])
+  t.equal((await call(`${server.url}/batches?types=dsrUpdate`)).status, 200)
+})
