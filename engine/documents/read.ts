@@ -1,4 +1,4 @@
-/** Reading documents: one by id, or a page with `ids`, `filter`, `fields` and `retrieveVectors`. */
+/** Reading documents: one by id, or a page with `ids`, `filter`, `sort`, `fields` and `retrieveVectors`. */
 import { TesseraError } from '../errors/index.js'
 import { checkFilterable, parseFilter, type FilterExpression } from '../filter/index.js'
 import type { Bitmap } from '../inverted/index.js'
@@ -16,7 +16,12 @@ export interface DocumentQuery {
   filter: unknown
   retrieveVectors: boolean
   ids: (string | number)[] | null
+  /** `attr:asc|desc` and `_geoPoint(lat, lng):asc|desc` criteria, or null for insertion order. */
+  sort?: string[] | null
 }
+
+/** Puts the selected documents in the order a `sort` asks for (given by the caller, which knows the facets). */
+export type DocumentOrder = (docids: number[]) => number[]
 
 export interface DocumentPage {
   results: Document[]
@@ -42,14 +47,14 @@ export function canonicalId(raw: string | number): string | null {
 /** The live documents matching a filter (the facet index's evaluation, the same one search uses). */
 export type FilterIds = (expr: FilterExpression) => Promise<Bitmap>
 
-export async function readPage(store: DocumentStore, index: { id: number; primaryKey: string | null }, settings: () => Settings, features: Features, filterIds: FilterIds, q: DocumentQuery): Promise<DocumentPage> {
+export async function readPage(store: DocumentStore, index: { id: number; primaryKey: string | null }, settings: () => Settings, features: Features, filterIds: FilterIds, q: DocumentQuery, order: DocumentOrder | null = null): Promise<DocumentPage> {
   const indexId = index.id
   const expr = parseFilter(q.filter, 'invalid_document_filter')
   if (expr !== null) checkFilterable(expr, settings().filterableAttributes, 'invalid_document_filter', { containsFilter: features.isEnabled('containsFilter') })
   const out = (docids: number[], total: number): DocumentPage => ({
     results: store.getMany(indexId, docids).map((d) => shape(d, q.fields, q.retrieveVectors)), offset: q.offset, limit: q.limit, total,
   })
-  if (q.ids === null && expr === null) return out(store.page(indexId, q.offset, q.limit), store.count(indexId))
+  if (q.ids === null && expr === null && order === null) return out(store.page(indexId, q.offset, q.limit), store.count(indexId))
   const matched = expr === null ? null : await filterIds(expr)
   if (q.ids !== null) {
     // Look the ids up, then keep insertion order.
@@ -58,7 +63,12 @@ export async function readPage(store: DocumentStore, index: { id: number; primar
       const d = c === null ? undefined : store.docidOf(indexId, c)
       return d === undefined || (matched !== null && !matched.has(d)) ? [] : [d]
     }))].sort((a, b) => a - b)
-    return out(docids.slice(q.offset, q.offset + q.limit), docids.length)
+    const ordered = order === null ? docids : order(docids)
+    return out(ordered.slice(q.offset, q.offset + q.limit), docids.length)
+  }
+  if (order !== null) {
+    const all = matched === null ? store.page(indexId, 0, store.count(indexId)) : matched.toArray()
+    return out(order(all).slice(q.offset, q.offset + q.limit), all.length)
   }
   return out(selectRange(matched!, q.offset, q.limit), matched!.size)
 }

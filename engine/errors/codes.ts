@@ -20,7 +20,8 @@ const BAD_REQUEST_400: string[] = [
   ...family('invalid_document', ['limit', 'offset', 'ids', 'sort', 'retrieve_vectors', 'csv_delimiter', 'geo_field', 'geojson_field']),
   'invalid_vector_dimensions', 'invalid_vectors_type', 'too_many_vectors', 'max_fields_limit_exceeded',
   'index_primary_key_already_exists', 'index_primary_key_no_candidate_found', 'index_primary_key_multiple_candidates_found',
-  ...family('invalid_index', ['uid', 'primary_key', 'limit', 'offset', 'custom_metadata']),
+  ...family('invalid_index', ['uid', 'primary_key', 'limit', 'offset', 'custom_metadata', 'fields_filter']),
+  ...family('invalid_index_fields_filter', ['attribute_patterns', 'displayed', 'searchable', 'sortable', 'distinct', 'ranking_rule', 'filterable']),
   'missing_index_uid',
   ...family('invalid_search', ['q', 'offset', 'limit', 'page', 'hits_per_page', 'attributes_to_retrieve', 'attributes_to_crop',
     'attributes_to_highlight', 'attributes_to_search_on', 'crop_length', 'crop_marker', 'highlight_pre_tag', 'highlight_post_tag',
@@ -51,7 +52,7 @@ const BAD_REQUEST_400: string[] = [
   'invalid_document_edition_context', 'invalid_document_edition_function_filter', 'missing_document_edition_function',
   'edit_documents_by_function_error',
   ...family('invalid_multi_search', ['federated', 'federation_options', 'weight', 'query_pagination', 'query_facets',
-    'facets_by_index', 'merge_facets', 'facet_order', 'distinct', 'remote', 'query_position', 'max_values_per_facet', 'query_ranking_rules']),
+    'facets', 'facets_by_index', 'merge_facets', 'facet_order', 'distinct', 'remote', 'query_position', 'max_values_per_facet', 'query_ranking_rules', 'query_show_performance_details']),
   'invalid_header_value', 'inconsistent_document_change_headers',
 ]
 

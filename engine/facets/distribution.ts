@@ -160,6 +160,8 @@ export function facetDistribution(names: readonly string[], facets: FacetIndex, 
 export interface DistinctValues {
   valueIds(docid: number): readonly number[] | undefined
   valued: Bitmap
+  /** The documents holding a value (by the ids `valueIds` gives). */
+  docsOf(value: number): Bitmap
 }
 
 const distinctCache = new WeakMap<FieldFacets, DistinctValues>()
@@ -181,7 +183,7 @@ export function distinctValues(f: FieldFacets): DistinctValues {
   }
   for (const b of f.numbers.values()) add(b)
   for (const e of f.strings.values()) add(e.docids)
-  d = { valueIds: (docid) => byDoc.get(docid), valued: parts.length === 0 ? new RoaringBitmap32() : RoaringBitmap32.orMany(parts) }
+  d = { valueIds: (docid) => byDoc.get(docid), docsOf: (value) => parts[value]!, valued: parts.length === 0 ? new RoaringBitmap32() : RoaringBitmap32.orMany(parts) }
   distinctCache.set(f, d)
   return d
 }

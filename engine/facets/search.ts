@@ -10,7 +10,7 @@
  * - At most `maxValuesPerFacet` values; values counting no matching document are left out.
  */
 import { TesseraError } from '../errors/index.js'
-import { matchingRule, normalizeFacet, normalizeRules, patternsOf } from '../filter/index.js'
+import { foldDiacritics, matchingRule, normalizeFacet, normalizeRules, patternsOf } from '../filter/index.js'
 import type { Bitmap } from '../inverted/index.js'
 import type { Settings } from '../settings/index.js'
 import type { FacetIndex } from './index.js'
@@ -73,13 +73,14 @@ export function searchFacetValues(facets: FacetIndex, field: string, facetQuery:
   const max = settings.faceting.maxValuesPerFacet
   const by = settings.faceting.sortFacetValuesBy as Record<string, string>
   const byCount = (by[field] ?? by['*']) === 'count'
-  const query = facetQuery === null ? '' : normalizeFacet(facetQuery)
+  const query = facetQuery === null ? '' : foldDiacritics(normalizeFacet(facetQuery))
   const typos = query === '' || settings.typoTolerance.disableOnWords.includes(query) ? 0 : allowedTypos(query, settings)
   const q = [...query]
   const hits: FacetHit[] = []
   for (const key of f.stringKeys()) {
     if (!byCount && hits.length >= max) break
-    const matches = typos === 0 ? key.startsWith(query) : prefixDistance(q, [...key], typos) <= typos
+    const folded = foldDiacritics(key)
+    const matches = typos === 0 ? folded.startsWith(query) : prefixDistance(q, [...folded], typos) <= typos
     if (!matches) continue
     const entry = f.strings.get(key)!
     const count = entry.docids.andCardinality(candidates)

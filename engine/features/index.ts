@@ -3,16 +3,32 @@
  * family under one key, so a switch survives restarts. Reads are in memory; a change is durable before `patch`
  * resolves and takes effect at once (no task), as in Meilisearch.
  *
- * Which switches exist (a decision): current Meilisearch's object has ten or more toggles (metrics, logsRoute,
- * editDocumentsByFunction, containsFilter, network, getTaskDocumentsRoute, compositeEmbedders, chatCompletions,
- * multimodal, vectorStoreSetting, ...). Tessera follows its interface spec instead: the features object has the six
- * fields below, and `compositeEmbedders` is accepted on write (and gates composite embedders) but is not part of
- * the object. Switches Tessera does not implement (getTaskDocumentsRoute, multimodal, ...) are unknown fields.
+ * Which switches exist (a decision): the features object GET shows has the six fields of Tessera's interface spec.
+ * PATCH accepts every switch Meilisearch 1.x knows (current ones and retired ones), because clients reset all the
+ * switches they know in one call and a single unknown name would fail the whole call. Every switch is persisted;
+ * the ones Tessera implements gate their feature (`require`), the others are remembered and change nothing.
  */
 import { TesseraError } from '../errors/index.js'
 import { encode, decode, keys, type Store } from '../storage/index.js'
 
-export type FeatureName = 'metrics' | 'logsRoute' | 'containsFilter' | 'editDocumentsByFunction' | 'network' | 'chatCompletions' | 'compositeEmbedders'
+/**
+ * The switches current Meilisearch declares, in its declaration order (`routes/features.rs`; the order of the
+ * "Unknown field ... expected one of" message).
+ */
+export const CURRENT_FEATURE_NAMES = [
+  'metrics', 'logsRoute', 'tasksStreamingRoute', 'editDocumentsByFunction', 'containsFilter', 'dynamicSearchRules', 'network',
+  'getTaskDocumentsRoute', 'taskQueueCompactionRoute', 'compositeEmbedders', 'chatCompletions', 'multimodal', 'foreignKeys',
+  'disableDocumentsFetchQueue', 'legacySearch', 'renderRoute',
+] as const
+
+/**
+ * Switches earlier 1.x releases accepted and later ones retired or stabilised (`vectorStore` 1.3–1.12, `scoreDetails`
+ * 1.3, `exportPuffinReports` 1.4–1.6, `vectorStoreSetting` 1.2x, ...): still accepted so an older client's reset call
+ * works, but not offered in the error message, which is the current release's.
+ */
+export const RETIRED_FEATURE_NAMES = ['scoreDetails', 'vectorSearch', 'vectorStore', 'exportPuffinReports', 'proximityPrecision', 'vectorStoreSetting'] as const
+
+export type FeatureName = (typeof CURRENT_FEATURE_NAMES)[number] | (typeof RETIRED_FEATURE_NAMES)[number]
 
 /** The features object as GET and PATCH answer it, in Meilisearch's field order. */
 export interface FeaturesObject {
@@ -27,14 +43,14 @@ export interface FeaturesObject {
 /** The fields of the features object (what GET returns). */
 export const VISIBLE_FEATURES = ['metrics', 'logsRoute', 'editDocumentsByFunction', 'containsFilter', 'network', 'chatCompletions'] as const satisfies readonly FeatureName[]
 
-/** Every name PATCH accepts, in Meilisearch's declaration order (used by the "expected one of" message). */
-export const FEATURE_NAMES: readonly FeatureName[] = ['metrics', 'logsRoute', 'editDocumentsByFunction', 'containsFilter', 'network', 'compositeEmbedders', 'chatCompletions']
+/** Every name PATCH accepts. */
+export const FEATURE_NAMES: readonly FeatureName[] = [...CURRENT_FEATURE_NAMES, ...RETIRED_FEATURE_NAMES]
 
 /**
  * How Meilisearch names each feature in its "requires enabling" message, and the discussion it links to
  * (`crates/index-scheduler/src/features.rs`).
  */
-export const FEATURE_INFO: Record<FeatureName, { label: string; link: string }> = {
+export const FEATURE_INFO = {
   metrics: { label: 'metrics', link: 'https://github.com/meilisearch/product/discussions/625' },
   logsRoute: { label: 'logs route', link: 'https://github.com/orgs/meilisearch/discussions/721' },
   editDocumentsByFunction: { label: 'edit documents by function', link: 'https://github.com/orgs/meilisearch/discussions/762' },
@@ -42,7 +58,17 @@ export const FEATURE_INFO: Record<FeatureName, { label: string; link: string }> 
   network: { label: 'network', link: 'https://github.com/orgs/meilisearch/discussions/805' },
   compositeEmbedders: { label: 'composite embedders', link: 'https://github.com/orgs/meilisearch/discussions/816' },
   chatCompletions: { label: 'chat completions', link: 'https://github.com/orgs/meilisearch/discussions/835' },
-}
+  dynamicSearchRules: { label: 'dynamic search rules', link: 'https://github.com/orgs/meilisearch/discussions/884' },
+  getTaskDocumentsRoute: { label: 'get task documents route', link: 'https://github.com/orgs/meilisearch/discussions/808' },
+  taskQueueCompactionRoute: { label: 'task queue compaction route', link: 'https://github.com/orgs/meilisearch/discussions/883' },
+  multimodal: { label: 'multimodal', link: 'https://github.com/orgs/meilisearch/discussions/846' },
+  foreignKeys: { label: 'foreign_keys', link: 'https://github.com/orgs/meilisearch/discussions/873' },
+  renderRoute: { label: 'render_route', link: 'https://github.com/orgs/meilisearch/discussions/888' },
+  tasksStreamingRoute: { label: 'tasks_streaming_route', link: 'https://github.com/orgs/meilisearch/discussions/889' },
+} as const satisfies Partial<Record<FeatureName, { label: string; link: string }>>
+
+/** A switch that can refuse an action (Meilisearch has a "requires enabling" message for it). */
+export type GatedFeature = keyof typeof FEATURE_INFO
 
 /** The action phrases Meilisearch uses where the action is fixed (pass them to `require`). */
 export const FEATURE_ACTIONS = {
@@ -53,7 +79,7 @@ export const FEATURE_ACTIONS = {
 } as const
 
 /** The `feature_not_enabled` error: "{action} requires enabling the `{label}` experimental feature. See {link}". */
-export function featureNotEnabled(name: FeatureName, action: string): TesseraError {
+export function featureNotEnabled(name: GatedFeature, action: string): TesseraError {
   const { label, link } = FEATURE_INFO[name]
   return new TesseraError('feature_not_enabled', `${action} requires enabling the \`${label}\` experimental feature. See ${link}`)
 }
@@ -119,7 +145,7 @@ export class Features {
   }
 
   /** Throws `feature_not_enabled` ("{action} requires enabling the `{feature}` experimental feature. See {link}"). */
-  require(name: FeatureName, action: string): void {
+  require(name: GatedFeature, action: string): void {
     if (!this.state[name]) throw featureNotEnabled(name, action)
   }
 }

@@ -36,9 +36,18 @@ export function isRustFloat(s: string): boolean {
   return RUST_FLOAT.test(s) || RUST_NON_FINITE.test(s)
 }
 
-/** The normalized form facet strings are stored and compared in. */
+/**
+ * The normalized form facet strings are stored, compared and sorted in: milli's `normalize_facet`, trimmed,
+ * compatibility-decomposed (NFKD) and lowercased. Diacritics stay (as combining marks): `= Gläss` does not match
+ * `Glass`, `STARTS WITH cré` does not match `crêpe`, and `é` sorts after every unaccented `e…`.
+ */
 export function normalizeFacet(s: string): string {
-  return s.trim().normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
+  return s.trim().normalize('NFKD').toLowerCase()
+}
+
+/** Facet search compares without diacritics (milli searches a separate, diacritic-free normalization). */
+export function foldDiacritics(normalized: string): string {
+  return normalized.replace(/\p{M}/gu, '')
 }
 
 /** Code point order, which is UTF-8 byte order (how milli's LMDB keys sort). */
@@ -94,10 +103,10 @@ export function addLeaf(v: unknown, facets: Facets): void {
   } else if (typeof v === 'number') {
     if (Number.isFinite(v)) facets.numbers.push(v)
   } else if (typeof v === 'string') {
+    // A string is a string facet only, as in milli: `"1"` matches `= 1` (the same string) but not `= 01` (the
+    // number 1 is not among its values).
     facets.strings.push(normalizeFacet(v))
     facets.originals?.push(v.trim())
-    const n = parseFiniteFloat(v)
-    if (n !== null) facets.numbers.push(n)
   } else if (typeof v === 'boolean') {
     facets.strings.push(v ? 'true' : 'false')
     facets.originals?.push(v ? 'true' : 'false')

@@ -17,7 +17,7 @@ import { parseFilterString } from './parser.js'
 
 export type { FilterExpression, Token, Condition, ComparisonOp, VectorSelector } from './ast.js'
 export { badLatitude, badLongitude, formatRustF64, checkFilterable, checkFilterFeatures, containsKeyword, filterFields, notFilterableMessage, operatorNotAllowedMessage, type CheckOptions } from './check.js'
-export { matches, attributeValues, normalizeFacet, parseFiniteFloat, geoPoint, distanceMeters, geoMatches, addLeaf, prep, isEmptyValue, compareCodePoints, type Facets, type GeoExpression } from './evaluate.js'
+export { matches, attributeValues, normalizeFacet, foldDiacritics, parseFiniteFloat, geoPoint, distanceMeters, geoMatches, addLeaf, prep, isEmptyValue, compareCodePoints, type Facets, type GeoExpression } from './evaluate.js'
 export { normalizeRules, matchingRule, isFacetedBy, isFilterable, filterablePatterns, patternsOf, isGeoFilteringEnabled, type FilterRule } from './rules.js'
 export { MAX_FILTER_DEPTH } from './parser.js'
 

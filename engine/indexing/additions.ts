@@ -3,7 +3,9 @@
  * the worker pool (parsed, ids read and checked, documents encoded for storage, words extracted), several at once,
  * while this thread assigns internal ids and stages the writes: new documents and their forward records are written
  * ahead; a replaced document's old facet values are taken out; an update merges top-level fields and is extracted
- * again. The primary key is inferred from the first chunk when the index has none.
+ * again. The primary key is inferred from the first chunk when the index has none. With `skipCreation`, documents
+ * whose id is not in the index are left out: the chunk's words then no longer line up with what is stored, so the
+ * kept documents are extracted again.
  */
 import { TesseraError, indexNotFound } from '../errors/index.js'
 import { runJob } from '../pool/jobs.js'
@@ -25,6 +27,8 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
   const source = { ...batch.deps.payloads.source(op.payload), format: op.format, csvDelimiter: op.csvDelimiter }
   let primaryKey = meta.primaryKey ?? op.primaryKey
   let received = 0
+  let indexed = 0
+  const skipCreation = op.skipCreation === true
   const docs = batch.docs(meta)
   const words = await batch.wordsDraft(meta)
   const facets = await batch.facetsDraft(meta)
@@ -62,6 +66,9 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
       const docids: number[] = new Array(chunk.ids.length)
       // Merged updates are extracted again (the payload's words are not the stored document's).
       const merged: { at: number; doc: Document }[] = []
+      // With skipCreation and a skipped document, the kept replacements are extracted again too.
+      const replaced: { at: number; doc: Document }[] = []
+      let skipped = 0
       let from = 0
       let run = 0
       for (let k = 0; k < chunk.ids.length; k++) {
@@ -72,7 +79,8 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
         for (let f = 0; f < count; f++) names[f] = chunk.fieldNames[chunk.fields[run + 1 + f]!]!
         run += count + 1
         // A replaced document's old facet values are taken out (so its old version is read).
-        const existing = op.method === 'update' || facets ? docs.lookup(ext) : undefined
+        const existing = op.method === 'update' || facets || skipCreation ? docs.lookup(ext) : undefined
+        if (skipCreation && existing === undefined) { skipped++; continue }
         const old = existing === undefined ? undefined : docs.read(existing)
         if (old && facets) facets.remove(existing!, old)
         if (old && op.method === 'update') {
@@ -83,14 +91,19 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
           facets?.add(docids[k]!, stored)
         } else {
           docids[k] = await docs.putEncoded(ext, encoded, names)
-          facets?.add(docids[k]!, decodeDocument(encoded))
+          const doc = decodeDocument(encoded)
+          facets?.add(docids[k]!, doc)
+          if (skipCreation) replaced.push({ at: k, doc })
         }
       }
       received += chunk.ids.length
-      words.add(docids, chunk.words)
+      indexed += chunk.ids.length - skipped
+      if (skipped === 0) words.add(docids, chunk.words)
+      else if (replaced.length > 0) words.add(replaced.map((m) => docids[m.at]!), await batch.extract(replaced.map((m) => m.doc), extraction))
       if (merged.length > 0) words.add(merged.map((m) => docids[m.at]!), await batch.extract(merged.map((m) => m.doc), extraction))
       // New documents' forward records go to disk with them, ahead of the final commit.
       for (const docid of docids) {
+        if (docid === undefined) continue
         const record = words.recordBytes(docid)
         if (record && await docs.writeAhead('positions', docid, record)) words.writtenAhead(docid)
       }
@@ -104,5 +117,5 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
     batch.deps.draft.put({ ...meta, primaryKey, updatedAt: batch.deps.now })
   }
   batch.consumedPayloads.push(op.payload)
-  return { ...details, receivedDocuments: received, indexedDocuments: received }
+  return { ...details, receivedDocuments: received, indexedDocuments: indexed }
 }

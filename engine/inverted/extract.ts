@@ -61,6 +61,23 @@ export function coversField(entry: string, field: string): boolean {
   return entry === '*' || entry === field || (field.startsWith(entry) && field.charCodeAt(entry.length) === 46)
 }
 
+/**
+ * Whether an `attributesToSearchOn` entry covers a field: as a searchable attribute does, or, for an entry with a
+ * `*` at its start or end (`*.title`, `details.*`, `*name*`), when the field or one of its parents matches the
+ * pattern (restrict_searchable.rs nested_search_on_title_with_prefix_wildcard, nested_search_with_suffix_wildcard).
+ */
+export function searchOnCovers(entry: string, field: string): boolean {
+  if (entry === '*' || !entry.includes('*')) return coversField(entry, field)
+  const starts = entry.startsWith('*')
+  const ends = entry.endsWith('*')
+  const core = entry.slice(starts ? 1 : 0, ends ? -1 : undefined)
+  const matches = (name: string) => (starts && ends ? name.includes(core) : starts ? name.endsWith(core) : ends ? name.startsWith(core) : name === core)
+  for (let at = field.length; at > 0; at = field.lastIndexOf('.', at - 1)) {
+    if (matches(field.slice(0, at))) return true
+  }
+  return false
+}
+
 /** Whether a dotted field name is searchable under `searchableAttributes`. */
 export function isSearchable(searchable: readonly string[], field: string): boolean {
   if (field === '_vectors' || field.startsWith('_vectors.')) return false

@@ -26,7 +26,7 @@ import type { ExtractedChunk } from './extract.js'
 
 export { Dictionary, type FuzzyMatch } from './dictionary.js'
 export { ForwardRecords } from './forward.js'
-export { coversField, extractWords, extractionConfig, flattenLeaves, isSearchable, tokenizerFor, type ExtractedChunk, type ExtractionConfig } from './extract.js'
+export { coversField, searchOnCovers, extractWords, extractionConfig, flattenLeaves, isSearchable, tokenizerFor, type ExtractedChunk, type ExtractionConfig } from './extract.js'
 
 const { RoaringBitmap32 } = roaring
 export type Bitmap = InstanceType<typeof RoaringBitmap32>

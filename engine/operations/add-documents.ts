@@ -13,6 +13,9 @@ export interface DocumentAdditionRequest {
   primaryKey: string | null
   /** False with `skipCreation=true`. */
   allowIndexCreation: boolean
+  /** `skipCreation=true`: documents whose id is not in the index yet are left out (only existing ones change). */
+  skipCreation?: boolean
+  customMetadata?: string
 }
 
 /**
@@ -33,7 +36,9 @@ export async function addDocuments(engine: Engine, uid: string, body: AsyncItera
       operation: {
         type: 'documentAdditionOrUpdate', method: request.method, payload: name, bytes, format: request.format, csvDelimiter: request.csvDelimiter,
         primaryKey: request.primaryKey, allowIndexCreation: request.allowIndexCreation, chunks: checked.chunks, csvHeader: checked.csvHeader,
+        ...(request.skipCreation ? { skipCreation: true } : {}),
       },
+      customMetadata: request.customMetadata,
     }, copy ? [copy] : [])
   } catch (err) {
     await engine.payloads.remove(name)

@@ -6,7 +6,7 @@ import { enqueue } from './enqueue.js'
  * `POST /indexes/{uid}/documents/edit`: the script compiled and the filter parsed by the caller. The details show the
  * filter as JSON text (as deletions by filter do), the context and the function; the counts come with the task.
  */
-export function editDocuments(engine: Engine, uid: string, edition: Omit<DocumentEdition, 'type'>): Promise<EnqueuedTask> {
+export function editDocuments(engine: Engine, uid: string, edition: Omit<DocumentEdition, 'type'>, customMetadata?: string): Promise<EnqueuedTask> {
   const details = {
     editedDocuments: null,
     deletedDocuments: null,
@@ -14,5 +14,5 @@ export function editDocuments(engine: Engine, uid: string, edition: Omit<Documen
     context: edition.context,
     function: edition.function,
   }
-  return enqueue(engine, { type: 'documentEdition', indexUid: uid, details, operation: { type: 'documentEdition', ...edition } })
+  return enqueue(engine, { type: 'documentEdition', indexUid: uid, details, operation: { type: 'documentEdition', ...edition }, customMetadata })
 }

@@ -5,7 +5,10 @@ import type { EnqueuedTask } from '../tasks/types.js'
 import type { WriteOp } from '../storage/index.js'
 import { enqueuedView } from '../tasks/view.js'
 
-/** `withOps`: writes that must become durable together with the task (a small payload's copy). */
+/**
+ * `withOps`: writes that must become durable together with the task (a small payload's copy). `customMetadata`: the
+ * write's `?customMetadata=`, kept with the task.
+ */
 export async function enqueue(engine: Engine, task: NewTask, withOps: WriteOp[] = []): Promise<EnqueuedTask> {
   return enqueuedView(await engine.queue.register(task, withOps))
 }

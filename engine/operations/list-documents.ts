@@ -1,9 +1,21 @@
 import type { Engine } from '../engine.js'
-import { readPage, type DocumentPage, type DocumentQuery } from '../documents/read.js'
+import { readPage, type DocumentOrder, type DocumentPage, type DocumentQuery } from '../documents/read.js'
+import { checkSort, parseSort, sortDocids, sortKey } from '../search/sort.js'
 import { publishedIndex } from './published-index.js'
 
-/** `GET /indexes/{uid}/documents` and `POST .../documents/fetch`: filters evaluated as search evaluates them. */
+/**
+ * `GET /indexes/{uid}/documents` and `POST .../documents/fetch`: filters evaluated as search evaluates them; `sort`
+ * on sortable attributes (no `sort` ranking rule needed), errors with `invalid_document_sort`.
+ */
 export async function listDocuments(engine: Engine, uid: string, query: DocumentQuery): Promise<DocumentPage> {
   const index = publishedIndex(engine, uid)
-  return readPage(engine.documents, index.meta, () => index.settings, engine.features, (expr) => index.filter(expr), query)
+  let order: DocumentOrder | null = null
+  if (query.sort != null && query.sort.length > 0) {
+    const criteria = parseSort(query.sort, 'invalid_document_sort')
+    checkSort(criteria, index.settings, 'invalid_document_sort', false)
+    const facets = await index.facets()
+    const keys = criteria.map((c) => sortKey(c, facets))
+    order = (docids) => sortDocids(docids, keys)
+  }
+  return readPage(engine.documents, index.meta, () => index.settings, engine.features, (expr) => index.filter(expr), query, order)
 }

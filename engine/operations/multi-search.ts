@@ -8,7 +8,11 @@
  * - With `federation`: a query with `offset`/`limit`/`page`/`hitsPerPage` (`invalid_multi_search_query_pagination`)
  *   or non-empty `facets` (`invalid_multi_search_query_facets`) fails; queries then run index by index in uid order
  *   (so the first missing index in that order is the one reported, at its first query), and their hits are merged
- *   (search/federation.ts).
+ *   (search/federation.ts). A query's own `showPerformanceDetails` fails too
+ *   (`invalid_multi_search_query_show_performance_details`); `federation.showPerformanceDetails` times the whole.
+ * - `federation.facetsByIndex` computes each named index's facets over the documents matching its queries, shown per
+ *   index or, with `mergeFacets`, merged (search/federated-facets.ts); `federation.distinct` runs every query with
+ *   that `distinct` and keeps one hit per value across indexes.
  * - A missing index inside a query is `index_not_found` with status 400 (the resource is not in the URL).
  */
 import { performance } from 'node:perf_hooks'
@@ -17,7 +21,12 @@ import { TesseraError } from '../errors/index.js'
 import type { JsonObject } from '../json/value.js'
 import { federatedHitsInfo, federationWindow, indexHitCount, mergeFederatedHits, type QueryHits } from '../search/federation.js'
 import { searchIndex, requireKeyword } from '../search/dispatch.js'
-import { keywordSearch } from '../search/keyword.js'
+import { rankedKeywordSearch } from '../search/keyword.js'
+import { mergeFacets, type ComputedFacets, type FacetOrder } from '../search/federated-facets.js'
+import { StageTimer } from '../search/performance.js'
+import { checkFacets, facetDistribution } from '../facets/distribution.js'
+import { addLeaf, attributeValues, normalizeRules, type Facets } from '../filter/index.js'
+import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import type { Federation, MultiSearchQuery, MultiSearchRequest, SearchQuery } from '../search/request.js'
 import { searchSource } from './search-source.js'
 
@@ -65,6 +74,9 @@ function federatedPositions(engine: Engine, queries: MultiSearchQuery[]): number
     if (query.facets !== null && query.facets.length > 0) {
       throw new TesseraError('invalid_multi_search_query_facets', `Inside \`.queries[${n}]\`: Using facet options is not allowed in federated queries.\n - Hint: remove \`facets\` from query #${n} or remove \`federation\` from the request\n - Hint: pass \`federation.facetsByIndex.${indexUid}: ${debugList(query.facets)}\` for facets in federated search`)
     }
+    if (present.has('showPerformanceDetails')) {
+      throw new TesseraError('invalid_multi_search_query_show_performance_details', `Inside \`.queries[${n}]\`: Using \`.showPerformanceDetails\` is not allowed in federated queries.\n - Hint: remove \`showPerformanceDetails\` from query #${n} or remove \`federation\` from the request`)
+    }
     if (federationOptions?.remote != null) {
       engine.features.require('network', 'Performing a remote federated search')
       throw new TesseraError('invalid_multi_search_remote', `Invalid \`queries[${n}].federation_options.remote\`: remote \`${federationOptions.remote}\` is not registered`)
@@ -76,6 +88,8 @@ function federatedPositions(engine: Engine, queries: MultiSearchQuery[]): number
 
 async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], federation: Federation): Promise<JsonObject> {
   const start = performance.now()
+  const timer = federation.showPerformanceDetails ? new StageTimer('federated search') : null
+  const queriesStart = performance.now()
   const positions = federatedPositions(engine, queries)
   const window = federationWindow(federation)
   // Queries run index by index, indexes in uid order, queries of an index in request order.
@@ -83,6 +97,7 @@ async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], fede
   queries.forEach((q, n) => byIndex.set(q.indexUid, [...(byIndex.get(q.indexUid) ?? []), n]))
   const uids = [...byIndex.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   const merged: QueryHits[] = []
+  const matched = new Map<string, Bitmap>()
   let hitNumber = 0
   for (const uid of uids) {
     const ns = byIndex.get(uid)!
@@ -92,29 +107,71 @@ async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], fede
       const { query, federationOptions } = queries[n]!
       let result: FederatedQueryResult
       try {
-        result = await federatedQuery(engine, uid, query, window.required)
+        result = await federatedQuery(engine, uid, { ...query, distinct: query.distinct ?? federation.distinct }, window.required, federation.distinct)
       } catch (err) {
         // A missing index is reported at the first query of that index.
         throw inside(err, err instanceof TesseraError && err.code === 'index_not_found' ? positions[ns[0]!]! : positions[n]!)
       }
       documents = result.documents
       counts.push({ candidates: result.candidates, docids: result.docids })
+      const known = matched.get(uid)
+      matched.set(uid, known ? RoaringBitmap32.or(known, result.all) : result.all)
       merged.push({
         indexUid: uid, position: positions[n]!, weight: federationOptions?.weight ?? 1, showRankingScore: query.showRankingScore,
-        hits: result.hits, docids: result.docids,
+        hits: result.hits, docids: result.docids, ...(result.distinctKeys ? { distinctKeys: result.distinctKeys } : {}),
       })
     }
     hitNumber += indexHitCount(counts, documents)
   }
+  timer?.record('federated search > queries', performance.now() - queriesStart)
   // Indexes named in `facetsByIndex` but not queried must exist too.
   for (const uid of federation.facetsByIndex.keys()) {
     if (byIndex.has(uid) || engine.catalog.has(uid)) continue
     throw new TesseraError('index_not_found', `Inside \`.federation.facetsByIndex.${uid}\`: Index \`${uid}\` not found.\n - Note: index \`${uid}\` is not used in queries`, 400)
   }
+  const facetsStart = performance.now()
+  const facets = await federatedFacets(engine, queries, federation, matched)
+  timer?.record('federated search > facets', performance.now() - facetsStart)
   // Merge in query order so that equal positions keep the request's order.
   merged.sort((a, b) => a.position - b.position)
-  const hits = mergeFederatedHits(merged, window.skip, window.take)
-  return { hits, processingTimeMs: Math.floor(performance.now() - start), ...federatedHitsInfo(federation, hitNumber) }
+  const hits = timer ? timer.time('merge', () => mergeFederatedHits(merged, window.skip, window.take)) : mergeFederatedHits(merged, window.skip, window.take)
+  const response: JsonObject = { hits, processingTimeMs: Math.floor(performance.now() - start), ...federatedHitsInfo(federation, hitNumber) }
+  Object.assign(response, facets)
+  if (timer) response.performanceDetails = timer.details(performance.now() - start)
+  return response
+}
+
+/**
+ * `facetsByIndex` (or, with `mergeFacets`, `facetDistribution` and `facetStats`): each named index's facets over
+ * the documents its queries matched. Errors name where they come from, as Meilisearch's do.
+ */
+async function federatedFacets(engine: Engine, queries: MultiSearchQuery[], federation: Federation, matched: ReadonlyMap<string, Bitmap>): Promise<JsonObject> {
+  const byIndex = new Map<string, ComputedFacets>()
+  const orders = new Map<string, FacetOrder>()
+  for (const uid of [...federation.facetsByIndex.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const names = federation.facetsByIndex.get(uid)
+    if (names === null || names === undefined) continue
+    const source = await searchSource(engine, uid)
+    const used = queries.findIndex((q) => q.indexUid === uid)
+    try {
+      checkFacets(names, normalizeRules(source.settings.filterableAttributes))
+    } catch (err) {
+      if (!(err instanceof TesseraError)) throw err
+      const note = used === -1 ? `\n - Note: index \`${uid}\` is not used in queries` : `\n - Note: index \`${uid}\` used in \`.queries[${used}]\``
+      throw new TesseraError('invalid_multi_search_facets', `Inside \`.federation.facetsByIndex.${uid}\`: ${err.message}${note}`)
+    }
+    byIndex.set(uid, facetDistribution(names, source.facets, matched.get(uid) ?? new RoaringBitmap32(), source.settings))
+    const by = source.settings.faceting.sortFacetValuesBy as Record<string, string>
+    for (const facet of Object.keys(byIndex.get(uid)!.distribution)) {
+      if (!orders.has(facet)) orders.set(facet, (by[facet] ?? by['*']) === 'count' ? 'count' : 'alpha')
+    }
+  }
+  if (byIndex.size === 0) return {}
+  if (federation.mergeFacets !== null) {
+    const { distribution, stats } = mergeFacets(byIndex, orders, federation.mergeFacets.maxValuesPerFacet)
+    return { facetDistribution: distribution, facetStats: stats }
+  }
+  return { facetsByIndex: Object.fromEntries(byIndex) }
 }
 
 interface FederatedQueryResult {
@@ -124,10 +181,14 @@ interface FederatedQueryResult {
   candidates: number
   /** Documents in the index. */
   documents: number
+  /** Every matching document (what the index's facets are computed over). */
+  all: Bitmap
+  /** With `federation.distinct`: each hit's values of that attribute as keys (`n:1`, `s:red`). */
+  distinctKeys?: string[][]
 }
 
 /** One query of a federated search: its first `limit` hits (bounded by the index's `maxTotalHits`), with scores. */
-async function federatedQuery(engine: Engine, uid: string, query: SearchQuery, limit: number): Promise<FederatedQueryResult> {
+async function federatedQuery(engine: Engine, uid: string, query: SearchQuery, limit: number, distinct: string | null): Promise<FederatedQueryResult> {
   const source = await searchSource(engine, uid)
   requireKeyword(source, query)
   let docids: number[] = []
@@ -138,6 +199,14 @@ async function federatedQuery(engine: Engine, uid: string, query: SearchQuery, l
     fetch: (ids: number[]) => { docids = ids; return source.fetch(ids) },
   }
   const window = { offset: 0, limit: Math.min(limit, source.settings.pagination.maxTotalHits), page: null, hitsPerPage: null }
-  const result = keywordSearch(unbounded, { ...query, ...window, showRankingScore: true })
-  return { hits: result.hits as Record<string, unknown>[], docids, candidates: result.estimatedTotalHits as number, documents: source.live.size }
+  const { response: result, outcome } = rankedKeywordSearch(unbounded, { ...query, ...window, showRankingScore: true })
+  const out: FederatedQueryResult = { hits: result.hits as Record<string, unknown>[], docids, candidates: result.estimatedTotalHits as number, documents: source.live.size, all: outcome.all }
+  if (distinct !== null) {
+    out.distinctKeys = source.fetch(docids).map((doc) => {
+      const facets: Facets = { numbers: [], strings: [] }
+      for (const v of attributeValues(doc as Record<string, unknown>, distinct)) addLeaf(v, facets)
+      return [...facets.numbers.map((n) => `n:${n}`), ...facets.strings.map((s) => `s:${s}`)]
+    })
+  }
+  return out
 }

@@ -2,7 +2,7 @@
 import type { Batch, BatchStats, Details, Micros, Task } from '../tasks/types.js'
 import { TASK_STATUSES, TASK_TYPES } from '../tasks/types.js'
 
-export function makeBatch(uid: number, tasks: Task[], startedAt: Micros, finishedAt: Micros | null, batchStrategy: string): Batch {
+export function makeBatch(uid: number, tasks: Task[], startedAt: Micros, finishedAt: Micros | null, batchStrategy: string, progressTrace?: Record<string, string>): Batch {
   const stats: BatchStats = { totalNbTasks: tasks.length, status: {}, types: {}, indexUids: {} }
   for (const s of TASK_STATUSES) {
     const n = tasks.filter((t) => t.status === s).length
@@ -14,6 +14,7 @@ export function makeBatch(uid: number, tasks: Task[], startedAt: Micros, finishe
   }
   const uids = tasks.flatMap((t) => (t.indexUid === null || t.type === 'indexSwap' ? [] : [t.indexUid])).sort()
   for (const u of uids) stats.indexUids[u] = (stats.indexUids[u] ?? 0) + 1
+  if (progressTrace !== undefined) stats.progressTrace = progressTrace
   return { uid, details: mergeDetails(tasks), stats, startedAt, finishedAt, batchStrategy }
 }
 

@@ -13,7 +13,9 @@ import type { TaskQueue } from '../tasks/queue.js'
 import type { Micros, Task } from '../tasks/types.js'
 import { nowMicros } from '../tasks/time.js'
 import { failedDetails, type BatchEnv, type ComputedBatch, type SchedulerDeps, type SchedulerOptions } from './computed-batch.js'
+import { performance } from 'node:perf_hooks'
 import { makeBatch } from './batch-record.js'
+import { StageTimer } from '../search/performance.js'
 import { selectBatch, type Selection } from './selection.js'
 import { computeCancelation } from './cancelation.js'
 import { computeDeletion } from './task-deletion.js'
@@ -125,6 +127,11 @@ export class Scheduler {
     let processing: Task[] = selection.tasks
     let outcome: ComputedBatch | null = null
     let committed = false
+    // The stages' durations, shown as the batch's `progressTrace`.
+    const trace = new StageTimer('processing tasks')
+    const processStart = performance.now()
+    let stageStart = processStart
+    const endStage = (name: string) => { const now = performance.now(); trace.record(`processing tasks > ${name}`, now - stageStart); stageStart = now }
     try {
       // 1. Mark the tasks processing (durably: a crash from here on re-runs them at start-up).
       processing = selection.tasks.map((t): Task => ({ ...t, status: 'processing', batchUid, startedAt }))
@@ -132,13 +139,16 @@ export class Scheduler {
         selection.tasks.forEach((t, i) => this.queue.replaced(t, processing[i]!))
       })
       this.queue.batchStarted(makeBatch(batchUid, processing, startedAt, null, selection.strategy))
+      endStage('registering tasks as processing')
 
       if (this.options.batchDelayMs) await sleep(this.options.batchDelayMs, abort.signal)
 
       // 2. Compute the effects.
       outcome = abort.signal.aborted ? null : await this.compute(processing, batchUid, abort.signal)
+      endStage('computing batch')
       // The effects' writes: a settings reindex runs here, and a cancelation can stop it too.
       const ops = outcome && !abort.signal.aborted ? await this.prepare(outcome, abort.signal) : null
+      endStage('preparing writes')
       if (abort.signal.aborted || !outcome || !ops) {
         await outcome?.abandon()
         // A cancelation targets this batch: nothing was applied; the tasks wait again and get canceled next.
@@ -158,7 +168,7 @@ export class Scheduler {
       // history rewritten by a rename or swap keeps its own.
       const members = outcome.finals.filter((t) => t.batchUid === batchUid)
       for (const t of members) { t.startedAt = startedAt; t.finishedAt = finishedAt }
-      const batch = makeBatch(batchUid, members, startedAt, finishedAt, selection.strategy)
+      const batch = makeBatch(batchUid, members, startedAt, finishedAt, selection.strategy, trace.details(performance.now() - processStart))
       const all = ops
       for (const t of outcome.finals) all.push(...this.queue.putOps(t))
       all.push(this.queue.putBatchOp(batch))

@@ -15,6 +15,7 @@
  *   `_rankingScore` stays only on hits of queries that asked for it.
  * - `estimatedTotalHits` (or `totalHits`) is the sum, over the indexes, of the union of the candidates of that
  *   index's queries.
+ * - With `federation.distinct`, a hit whose distinct value was already taken (from any index) is skipped too.
  */
 import { DEFAULT_SEARCH_LIMIT, type FederationPagination } from './request.js'
 import type { JsonObject } from '../json/value.js'
@@ -58,6 +59,8 @@ export interface QueryHits {
   hits: JsonObject[]
   /** The internal id of each hit (same order). */
   docids: number[]
+  /** With `federation.distinct`: each hit's values of the distinct attribute, as comparable keys (same order). */
+  distinctKeys?: string[][]
 }
 
 const TRAILING = new Set(['_formatted', '_matchesPosition', '_rankingScore', '_rankingScoreDetails'])
@@ -91,6 +94,8 @@ function scoreOf(hit: JsonObject): number {
 export function mergeFederatedHits(queries: readonly QueryHits[], skip: number, take: number): JsonObject[] {
   const heads = queries.map(() => 0)
   const seen = new Set<string>()
+  const takenValues = new Set<string>()
+  const valueTaken = (query: QueryHits, i: number) => (query.distinctKeys?.[i] ?? []).some((k) => takenValues.has(k))
   const out: JsonObject[] = []
   const end = skip + take
   let emitted = 0
@@ -100,7 +105,7 @@ export function mergeFederatedHits(queries: readonly QueryHits[], skip: number, 
     for (let q = 0; q < queries.length; q++) {
       const query = queries[q]!
       // Skip the heads already seen in the index (another query returned them first).
-      while (heads[q]! < query.hits.length && seen.has(`${query.indexUid}\u0000${query.docids[heads[q]!]}`)) heads[q]!++
+      while (heads[q]! < query.hits.length && (seen.has(`${query.indexUid}\u0000${query.docids[heads[q]!]}`) || valueTaken(query, heads[q]!))) heads[q]!++
       if (heads[q]! >= query.hits.length) continue
       const score = scoreOf(query.hits[heads[q]!]!) * query.weight
       if (best === -1 || score > bestScore || (score === bestScore && query.position < queries[best]!.position)) {
@@ -112,6 +117,7 @@ export function mergeFederatedHits(queries: readonly QueryHits[], skip: number, 
     const query = queries[best]!
     const i = heads[best]!++
     seen.add(`${query.indexUid}\u0000${query.docids[i]}`)
+    for (const k of query.distinctKeys?.[i] ?? []) takenValues.add(k)
     if (emitted >= skip) {
       const federation = { indexUid: query.indexUid, queriesPosition: query.position, weightedRankingScore: bestScore }
       out.push(withFederation(query.hits[i]!, federation, query.showRankingScore))

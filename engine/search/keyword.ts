@@ -8,7 +8,7 @@ import { TesseraError } from '../errors/index.js'
 import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import type { Settings } from '../settings/index.js'
 import { localesForField, type Tokenizer } from '../tokenizer/index.js'
-import { coversField, tokenizerFor } from '../inverted/extract.js'
+import { coversField, searchOnCovers, tokenizerFor } from '../inverted/extract.js'
 import { bucketSort, sortOnly, type RankedHit, type RankingContext } from './bucket-sort.js'
 import { checkSort, geoDistance, parseSort, sortCriteriaFor, sortKey, type SortKey } from './sort.js'
 import { formatHit, hitObject, searchResponse, type AnalyzedText, type TextMatch, type TextToken } from './format.js'
@@ -23,6 +23,7 @@ import { planQuery, type QueryPlan } from './terms.js'
 import { checkFilterable, parseFilter, type FilterExpression } from '../filter/index.js'
 import type { FacetIndex } from '../facets/index.js'
 import { checkFacets, distinctValues, facetDistribution } from '../facets/distribution.js'
+import { StageTimer } from './performance.js'
 import { filterablePatterns, isFilterable, matchingRule, normalizeRules } from '../filter/index.js'
 
 
@@ -48,6 +49,8 @@ function checkSearchOn(source: SearchSource, names: readonly string[] | null): v
   const shown = (f: string) => displayed.includes('*') || displayed.includes(f)
   for (const name of names) {
     if (name === '*' || all || searchable.some((s) => coversField(s, name))) continue
+    // A pattern is valid when it reaches a searchable attribute (`details.*` with `details.title` searchable).
+    if (name.includes('*') && searchable.some((s) => searchOnCovers(name, s))) continue
     const fields = all ? [...new Set([...source.fieldNames(), ...source.inverted.fields])] : searchable
     const valid = fields.filter(shown).sort()
     const hidden = fields.some((f) => !shown(f))
@@ -73,16 +76,16 @@ function checkDistinct(field: string, settings: Settings): void {
  * distinct attribute (the parameter, else the setting): the best of each value is kept, documents without a
  * value all stay. The window is ranked wider until enough distinct documents are found.
  */
-export function rankQuery(source: SearchSource, query: SearchQuery, window: { offset: number; limit: number }, start = performance.now()): SearchOutcome {
+export function rankQuery(source: SearchSource, query: SearchQuery, window: { offset: number; limit: number }, start = performance.now(), timer: StageTimer | null = null): SearchOutcome {
   if (query.distinct !== null) inIndex(source.uid, () => checkDistinct(query.distinct!, source.settings))
   const field = query.distinct ?? source.settings.distinctAttribute
-  if (field === null) return rankWindow(source, query, window, start)
+  if (field === null) return rankWindow(source, query, window, start, timer)
   const facet = source.facets.field(field)
   const values = facet ? distinctValues(facet) : null
   const want = window.offset + window.limit
   let size = Math.max(want * 2, 20)
   for (;;) {
-    const outcome = rankWindow(source, query, { offset: 0, limit: size }, start)
+    const outcome = rankWindow(source, query, { offset: 0, limit: size }, start, timer)
     const kept: RankedHit[] = []
     const seen = new Set<number>()
     for (const hit of outcome.hits) {
@@ -94,9 +97,19 @@ export function rankQuery(source: SearchSource, query: SearchQuery, window: { of
       kept.push(hit)
     }
     if (kept.length >= want || outcome.hits.length < size || outcome.degraded) {
-      // Matching documents counted once per distinct value (documents without one count each).
       let candidates = outcome.candidates
-      if (values && facet) {
+      if (values && query.page === null && query.hitsPerPage === null) {
+        // `estimatedTotalHits`: as milli's bucket sort leaves it, the candidates less the other documents sharing a
+        // value with the hits kept up to `offset + limit` (search/distinct.rs distinct_search_with_offset_no_ranking:
+        // 11, then 10, then 6 as the window grows).
+        const removed = new RoaringBitmap32()
+        for (const hit of kept.slice(0, want)) for (const v of values.valueIds(hit.docid) ?? []) removed.orInPlace(values.docsOf(v))
+        removed.andInPlace(outcome.all)
+        for (const hit of kept.slice(0, want)) removed.remove(hit.docid)
+        candidates = outcome.candidates - removed.size
+      } else if (values && facet) {
+        // `totalHits` (exhaustive): matching documents counted once per distinct value (documents without one count
+        // each): search/distinct.rs distinct_search_with_pagination_no_ranking.
         const withValue = RoaringBitmap32.and(outcome.all, values.valued)
         let groups = 0
         for (const b of facet.numbers.values()) if (b.intersects(withValue)) groups++
@@ -109,27 +122,30 @@ export function rankQuery(source: SearchSource, query: SearchQuery, window: { of
   }
 }
 
-function rankWindow(source: SearchSource, query: SearchQuery, window: { offset: number; limit: number }, start = performance.now()): SearchOutcome {
+function rankWindow(source: SearchSource, query: SearchQuery, window: { offset: number; limit: number }, start = performance.now(), timer: StageTimer | null = null): SearchOutcome {
+  const stage = <T>(name: string, fn: () => T): T => (timer ? timer.time(name, fn) : fn())
   const { settings, inverted } = source
   checkSearchOn(source, query.attributesToSearchOn)
   const cutoff = settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS
   const deadline = start + cutoff
   const tokenizer = tokenizerFor(settings)
   const placeholder = isPlaceholder(query.q)
-  const plan = placeholder ? null : planQuery(inverted, settings, tokenizer, query.q!, { attributesToSearchOn: query.attributesToSearchOn, locales: query.locales })
+  const plan = placeholder ? null : stage('tokenize', () => planQuery(inverted, settings, tokenizer, query.q!, { attributesToSearchOn: query.attributesToSearchOn, locales: query.locales }))
   let universe = source.live
   const expr = parseFilter(query.filter, 'invalid_search_filter')
-  const sortParam = inIndex(source.uid, () => parseSort(query.sort, 'invalid_search_sort'))
+  // Sort syntax errors (reserved `_geo` included) are the request's, not the index's: no prefix (search/errors.rs
+  // sort_invalid_syntax, sort_geo_reserved_attribute).
+  const sortParam = parseSort(query.sort, 'invalid_search_sort')
   inIndex(source.uid, () => checkSort(sortParam, settings, 'invalid_search_sort'))
   if (expr) {
     inIndex(source.uid, () => checkFilterable(expr, settings.filterableAttributes, 'invalid_search_filter', { containsFilter: source.containsFilter }))
-    universe = RoaringBitmap32.and(universe, source.filter(expr))
+    universe = stage('resolve universe', () => RoaringBitmap32.and(universe, source.filter(expr)))
   }
   const sorts = sortCriteriaFor(settings.rankingRules, sortParam).map((c) => sortKey(c, source.facets))
   if (plan?.excluded) universe = RoaringBitmap32.andNot(universe, plan.excluded)
   if (!plan || plan.terms.length === 0) {
     // Placeholder search: by the sort rules, else internal id order; every score 1.
-    if (sorts.length > 0) return { hits: sortOnly(universe, sorts.map(sortRuleFor), window.offset, window.limit), candidates: universe.size, plan, degraded: false, sorts, all: universe }
+    if (sorts.length > 0) return { hits: stage('keyword search', () => sortOnly(universe, sorts.map(sortRuleFor), window.offset, window.limit)), candidates: universe.size, plan, degraded: false, sorts, all: universe }
     const hits: RankedHit[] = []
     if (window.limit > 0 && window.offset < universe.size) {
       const end = Math.min(universe.size, window.offset + window.limit)
@@ -139,7 +155,7 @@ function rankWindow(source: SearchSource, query: SearchQuery, window: { offset: 
   }
   const totalWords = plan.terms.reduce((n, t) => n + t.wordCount, 0)
   const ctx: RankingContext = { plan, rules: rankingRulesFor(settings.rankingRules, query.matchingStrategy, sorts, sortParam.length, totalWords) }
-  const result = bucketSort({
+  const result = stage('keyword search', () => bucketSort({
     ctx,
     matcher: new Matcher(plan, inverted.forward, settings.proximityPrecision === 'byAttribute'),
     terms: plan.terms,
@@ -152,16 +168,20 @@ function rankWindow(source: SearchSource, query: SearchQuery, window: { offset: 
     deadline,
     now: () => performance.now(),
     index: inverted,
-  })
+  }))
   return { hits: result.hits, candidates: result.candidates, plan, degraded: result.degraded, sorts, all: result.all }
 }
 
-/** Run a check; its TesseraError gets the index's name in front, as Meilisearch's index errors do. */
+/**
+ * Run a check; its TesseraError gets the index's name in front, as Meilisearch's index errors do. A feature gate
+ * (`CONTAINS` without `containsFilter`) is the instance's, not the index's: no prefix
+ * (search/errors.rs search_with_contains_without_enabling_the_feature).
+ */
 function inIndex<T>(uid: string, check: () => T): T {
   try {
     return check()
   } catch (err) {
-    if (err instanceof TesseraError) throw new TesseraError(err.code, `Index \`${uid}\`: ${err.message}`)
+    if (err instanceof TesseraError && err.code !== 'feature_not_enabled') throw new TesseraError(err.code, `Index \`${uid}\`: ${err.message}`)
     throw err
   }
 }
@@ -170,15 +190,41 @@ function inIndex<T>(uid: string, check: () => T): T {
 
 /** `POST /indexes/{uid}/search` for a keyword (or placeholder) query: the response object. */
 export function keywordSearch(source: SearchSource, query: SearchQuery): JsonObject {
+  return rankedKeywordSearch(source, query).response
+}
+
+/**
+ * The response, and the ranking outcome behind it (federated search computes `facetsByIndex` over every matching
+ * document of an index's queries). With `showPerformanceDetails`, the response carries each stage's duration.
+ */
+export function rankedKeywordSearch(source: SearchSource, query: SearchQuery): { response: JsonObject; outcome: SearchOutcome } {
   const start = performance.now()
+  const timer = query.showPerformanceDetails ? new StageTimer() : null
+  const stage = <T>(name: string, fn: () => T): T => (timer ? timer.time(name, fn) : fn())
   const { settings } = source
   const window = searchWindow(query, settings.pagination.maxTotalHits)
-  const outcome = rankQuery(source, query, window, start)
+  const outcome = rankQuery(source, query, window, start, timer)
   let facets: ReturnType<typeof facetDistribution> | null = null
   if (query.facets !== null) {
-    inIndex(source.uid, () => checkFacets(query.facets!, normalizeRules(settings.filterableAttributes)))
-    facets = facetDistribution(query.facets, source.facets, outcome.all, settings)
+    // No index prefix on facet errors (search/multi/mod.rs: "Inside `.queries[0]`: Invalid facet distribution: ...").
+    checkFacets(query.facets!, normalizeRules(settings.filterableAttributes))
+    facets = stage('facet distribution', () => facetDistribution(query.facets!, source.facets, outcome.all, settings))
   }
+  const hits = stage('format', () => formatHits(source, query, outcome))
+  const response = searchResponse({
+    hits,
+    query: query.q ?? '',
+    processingTimeMs: Math.floor(performance.now() - start),
+    hitsInfo: hitsInfo(query, window, outcome.candidates),
+    ...(facets ? { facetDistribution: facets.distribution, facetStats: facets.stats } : {}),
+    ...(timer ? { performanceDetails: timer.details(performance.now() - start) } : {}),
+  })
+  return { response, outcome }
+}
+
+/** The page's documents, shaped as the query asks (retrieved, highlighted, cropped, scored). */
+function formatHits(source: SearchSource, query: SearchQuery, outcome: SearchOutcome): JsonObject[] {
+  const { settings } = source
   const docs = source.fetch(outcome.hits.map((h) => h.docid))
   const tokenizer = tokenizerFor(settings)
   const analyze = textAnalyzer(outcome.plan, tokenizer, settings)
@@ -202,11 +248,5 @@ export function keywordSearch(source: SearchSource, query: SearchQuery): JsonObj
       rankingScoreDetails: query.showRankingScoreDetails ? (evaluation?.details ?? {}) : undefined,
     })
   })
-  return searchResponse({
-    hits,
-    query: query.q ?? '',
-    processingTimeMs: Math.floor(performance.now() - start),
-    hitsInfo: hitsInfo(query, window, outcome.candidates),
-    ...(facets ? { facetDistribution: facets.distribution, facetStats: facets.stats } : {}),
-  })
+  return hits
 }

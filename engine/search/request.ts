@@ -146,6 +146,9 @@ export interface MultiSearchQuery {
 export interface Federation extends FederationPagination {
   facetsByIndex: Map<string, string[] | null>
   mergeFacets: { maxValuesPerFacet: number | null } | null
+  /** An attribute whose value appears once in the merged hits (each query runs with it as its `distinct`). */
+  distinct: string | null
+  showPerformanceDetails: boolean
 }
 
 export interface MultiSearchRequest {

@@ -79,10 +79,11 @@ export function parseSort(sort: readonly string[] | null, code: ErrorCode): Sort
 }
 
 /**
- * milli's checks of a search's sort: every field sortable (`_geo` for geo points), then a `sort` ranking rule.
+ * milli's checks of a search's sort: every field sortable (`_geo` for geo points), then a `sort` ranking rule
+ * (not for the documents routes, which sort without ranking: `requireSortRule` false).
  * Sortable attributes out of `displayedAttributes` show as `<..hidden-attributes>`.
  */
-export function checkSort(criteria: readonly SortCriterion[], settings: Settings, code: ErrorCode): void {
+export function checkSort(criteria: readonly SortCriterion[], settings: Settings, code: ErrorCode, requireSortRule = true): void {
   if (criteria.length === 0) return
   const sortable = settings.sortableAttributes
   for (const c of criteria) {
@@ -96,7 +97,7 @@ export function checkSort(criteria: readonly SortCriterion[], settings: Settings
     const hidden = sortable.some((f) => !shown(f))
     throw new TesseraError(code, `Attribute \`${field}\` is not sortable. Available sortable attributes are: \`${valid.join(', ')}${hidden ? ', <..hidden-attributes>' : ''}\`.`)
   }
-  if (!settings.rankingRules.includes('sort')) {
+  if (requireSortRule && !settings.rankingRules.includes('sort')) {
     throw new TesseraError(code, 'You must specify where `sort` is listed in the rankingRules setting to use the sort parameter at search time.')
   }
 }
@@ -151,6 +152,20 @@ export function sortKey(c: SortCriterion, facets: FacetIndex): SortKey {
 
 export function rankOf(key: SortKey, docid: number): number {
   return docid < key.ranks.length ? key.ranks[docid]! : MISSING_RANK
+}
+
+/**
+ * Documents in the order of several criteria, each breaking the ties of the one before (milli's `recursive_sort`
+ * for the documents routes); documents equal on every criterion keep their internal id order.
+ */
+export function sortDocids(docids: readonly number[], keys: readonly SortKey[]): number[] {
+  return [...docids].sort((a, b) => {
+    for (const key of keys) {
+      const d = rankOf(key, a) - rankOf(key, b)
+      if (d !== 0) return d
+    }
+    return a - b
+  })
 }
 
 /** `_geoDistance` of a hit for the first geo criterion, rounded to meters, as Meilisearch adds it. */

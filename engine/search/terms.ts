@@ -12,7 +12,7 @@
  * A term's documents are the union of its derivations' documents (phrases verified on positions).
  */
 import type { Settings } from '../settings/index.js'
-import { RoaringBitmap32, coversField, type Bitmap, type InvertedIndex } from '../inverted/index.js'
+import { RoaringBitmap32, coversField, searchOnCovers, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import { normalize, type Tokenizer } from '../tokenizer/index.js'
 import { parseQueryText, type ParsedQueryText, type QueryTerm, type QueryToken } from './query-text.js'
 
@@ -380,7 +380,7 @@ function fieldWeights(index: InvertedIndex, settings: Settings): { weights: Int3
 function fieldsMatching(index: InvertedIndex, names: readonly string[]): Uint8Array {
   const out = new Uint8Array(index.fields.length)
   index.fields.forEach((field, fid) => {
-    if (names.some((s) => coversField(s, field))) out[fid] = 1
+    if (names.some((s) => searchOnCovers(s, field))) out[fid] = 1
   })
   return out
 }

@@ -39,6 +39,7 @@ export interface NewTask {
   indexUid: string | null
   details: Details | null
   operation: Operation
+  customMetadata?: string
 }
 
 export interface QueueOptions {
@@ -115,6 +116,7 @@ export class TaskQueue {
       uid, batchUid: null, indexUid: spec.indexUid, status: 'enqueued', type: spec.type, canceledBy: null,
       details: spec.details, error: null, enqueuedAt: nowMicros(), startedAt: null, finishedAt: null, operation: spec.operation,
     }
+    if (spec.customMetadata !== undefined) task.customMetadata = spec.customMetadata
     await this.store.commit([...this.putOps(task), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(uid + 1) }, ...withOps])
     this.indexTask(task)
     this.onRegistered(task)

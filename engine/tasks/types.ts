@@ -4,10 +4,14 @@ import type { ErrorObject } from '../errors/index.js'
 export const TASK_STATUSES = ['enqueued', 'processing', 'succeeded', 'failed', 'canceled'] as const
 export type TaskStatus = (typeof TASK_STATUSES)[number]
 
+/**
+ * Every task type Meilisearch defines, in the order of its `Kind` enum (`meilisearch-types/src/tasks.rs`; the order of
+ * the "Available types are" message). Filters accept them all, even those Tessera never produces.
+ */
 export const TASK_TYPES = [
   'documentAdditionOrUpdate', 'documentEdition', 'documentDeletion', 'settingsUpdate', 'indexCreation', 'indexDeletion',
   'indexUpdate', 'indexSwap', 'taskCancelation', 'taskDeletion', 'dumpCreation', 'snapshotCreation', 'export',
-  'upgradeDatabase', 'indexCompaction', 'networkTopologyChange',
+  'upgradeDatabase', 'indexCompaction', 'networkTopologyChange', 'dsrUpdate', 'dsrClear',
 ] as const
 export type TaskType = (typeof TASK_TYPES)[number]
 
@@ -53,6 +57,8 @@ export interface DocumentAddition {
   csvDelimiter: string
   primaryKey: string | null
   allowIndexCreation: boolean
+  /** `skipCreation=true`: only documents already in the index are replaced or updated; new ids are left out. */
+  skipCreation?: boolean
   /** Byte ranges of the file that each hold whole documents (see engine/payload/documents.ts). */
   chunks: [number, number][]
   /** CSV only: the header, parsed once. */
@@ -95,15 +101,18 @@ export interface Task {
   startedAt: Micros | null
   finishedAt: Micros | null
   operation: Operation
+  /** `?customMetadata=` of the write that registered it, shown as is in its views (absent when not sent). */
+  customMetadata?: string
 }
 
-/** The answer to a write: exactly these five keys, in this order. */
+/** The answer to a write: exactly these five keys, in this order, and a sixth, `customMetadata`, when it was sent. */
 export interface EnqueuedTask {
   taskUid: number
   indexUid: string | null
   status: 'enqueued'
   type: TaskType
   enqueuedAt: string
+  customMetadata?: string
 }
 
 /** A task as `GET /tasks` shows it, in Meilisearch's key order. */
@@ -120,6 +129,7 @@ export interface TaskView {
   enqueuedAt: string
   startedAt: string | null
   finishedAt: string | null
+  customMetadata?: string
 }
 
 /** Batch statistics, as shown on `GET /batches`. */
@@ -128,6 +138,11 @@ export interface BatchStats {
   status: Partial<Record<TaskStatus, number>>
   types: Partial<Record<TaskType, number>>
   indexUids: Record<string, number>
+  /**
+   * How long each stage of the batch took (`"processing tasks > computing batch": "1.20ms"`, Meilisearch's
+   * `progressTrace`); absent on batches recorded before it existed and on failed batches.
+   */
+  progressTrace?: Record<string, string>
 }
 
 export interface Batch {

@@ -2,7 +2,9 @@ import type { Batch, BatchView, EnqueuedTask, Task, TaskView } from './types.js'
 import { formatDuration, formatMicros } from './time.js'
 
 export function enqueuedView(task: Task): EnqueuedTask {
-  return { taskUid: task.uid, indexUid: task.indexUid, status: 'enqueued', type: task.type, enqueuedAt: formatMicros(task.enqueuedAt) }
+  const view: EnqueuedTask = { taskUid: task.uid, indexUid: task.indexUid, status: 'enqueued', type: task.type, enqueuedAt: formatMicros(task.enqueuedAt) }
+  if (task.customMetadata !== undefined) view.customMetadata = task.customMetadata
+  return view
 }
 
 /** The public shape of a task: keys in Meilisearch's order, `details` left out when a task has none. */
@@ -21,6 +23,7 @@ export function taskView(task: Task): TaskView {
   view.enqueuedAt = formatMicros(task.enqueuedAt)
   view.startedAt = task.startedAt === null ? null : formatMicros(task.startedAt)
   view.finishedAt = task.finishedAt === null ? null : formatMicros(task.finishedAt)
+  if (task.customMetadata !== undefined) view.customMetadata = task.customMetadata
   return view
 }
 

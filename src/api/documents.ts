@@ -9,6 +9,7 @@ import type { PayloadFormat } from '../../engine/tasks/types.js'
 import type { DocumentQuery } from '../../engine/documents/read.js'
 import { compileScript, editRouteError, RhaiSyntaxError, ROUTE_COMPILE_LIMITS } from '../../engine/rhai/index.js'
 import { isObject } from '../../engine/json/value.js'
+import { fixSortQueryParameters } from './search.js'
 import { booleanParam, expectObject, expectString, expectUsize, invalidParameter, invalidType, missingField, parseQuery, positiveIntegerParam } from './deserr.js'
 
 const ACCEPTED = '`application/json`, `application/x-ndjson`, `text/csv`'
@@ -20,6 +21,8 @@ export interface AdditionRequest {
   csvDelimiter: string
   primaryKey: string | null
   allowIndexCreation: boolean
+  skipCreation: boolean
+  customMetadata?: string
 }
 
 /** The payload format from the Content-Type, with Meilisearch's errors. */
@@ -30,10 +33,12 @@ function payloadFormat(contentType: string | undefined): PayloadFormat {
   return format
 }
 
-function csvDelimiterParam(raw: string | undefined, format: PayloadFormat, contentType: string): string {
+function csvDelimiterParam(raw: string | undefined, format: PayloadFormat): string {
   if (raw === undefined) return ','
   if (format !== 'csv') {
-    throw new TesseraError('invalid_content_type', `The Content-Type \`${contentType}\` does not support the use of a csv delimiter. The csv delimiter is only supported with the Content-Type \`text/csv\`.`)
+    // Meilisearch names the media type without its parameters (`application/json`, not `application/json; charset=utf-8`).
+    const mediaType = format === 'json' ? 'application/json' : 'application/x-ndjson'
+    throw new TesseraError('invalid_content_type', `The Content-Type \`${mediaType}\` does not support the use of a csv delimiter. The csv delimiter can only be used with the Content-Type \`text/csv\`.`)
   }
   const chars = [...raw]
   if (chars.length !== 1) {
@@ -47,16 +52,26 @@ function csvDelimiterParam(raw: string | undefined, format: PayloadFormat, conte
 export function parseAddition(rawQuery: string, contentType: string | undefined): AdditionRequest {
   const params = parseQuery(rawQuery, ['primaryKey', 'csvDelimiter', 'customMetadata', 'skipCreation'])
   const format = payloadFormat(contentType)
-  const csvDelimiter = csvDelimiterParam(params.get('csvDelimiter'), format, contentType!)
+  const csvDelimiter = csvDelimiterParam(params.get('csvDelimiter'), format)
   const skipCreation = params.has('skipCreation') ? booleanParam('bad_request', 'skipCreation', params.get('skipCreation')!) : false
-  return { format, csvDelimiter, primaryKey: params.get('primaryKey') ?? null, allowIndexCreation: !skipCreation }
+  const request: AdditionRequest = { format, csvDelimiter, primaryKey: params.get('primaryKey') ?? null, allowIndexCreation: !skipCreation, skipCreation }
+  if (params.has('customMetadata')) request.customMetadata = params.get('customMetadata')!
+  return request
+}
+
+/**
+ * The query string of the other document writes (deletions, clear, edit): only `customMetadata` (Meilisearch's
+ * `CustomMetadataQuery`, unknown parameters refused).
+ */
+export function parseCustomMetadataQuery(rawQuery: string): string | undefined {
+  return parseQuery(rawQuery, ['customMetadata']).get('customMetadata')
 }
 
 const list = (text: string) => text.split(',').map((s) => s.trim()).filter((s) => s !== '')
 
 /** `GET /indexes/{uid}/documents` query parameters. */
 export function parseListQuery(raw: string): DocumentQuery {
-  const params = parseQuery(raw, ['offset', 'limit', 'fields', 'retrieveVectors', 'filter', 'ids'])
+  const params = parseQuery(raw, ['offset', 'limit', 'fields', 'retrieveVectors', 'filter', 'ids', 'sort'])
   return {
     offset: params.has('offset') ? positiveIntegerParam('invalid_document_offset', 'offset', params.get('offset')!) : 0,
     limit: params.has('limit') ? positiveIntegerParam('invalid_document_limit', 'limit', params.get('limit')!) : 20,
@@ -64,6 +79,7 @@ export function parseListQuery(raw: string): DocumentQuery {
     retrieveVectors: params.has('retrieveVectors') ? booleanParam('invalid_document_retrieve_vectors', 'retrieveVectors', params.get('retrieveVectors')!) : false,
     filter: params.get('filter') ?? null,
     ids: params.has('ids') ? list(params.get('ids')!) : null,
+    sort: params.has('sort') ? fixSortQueryParameters(params.get('sort')!) : null,
   }
 }
 
@@ -78,8 +94,8 @@ export function parseGetQuery(raw: string): { fields: string[] | null; retrieveV
 
 /** `POST /indexes/{uid}/documents/fetch` body. */
 export function parseFetchBody(body: unknown): DocumentQuery {
-  const obj = expectObject(body, '', ['offset', 'limit', 'fields', 'filter', 'retrieveVectors', 'ids'])
-  const q: DocumentQuery = { offset: 0, limit: 20, fields: null, filter: null, retrieveVectors: false, ids: null }
+  const obj = expectObject(body, '', ['offset', 'limit', 'fields', 'filter', 'retrieveVectors', 'ids', 'sort'])
+  const q: DocumentQuery = { offset: 0, limit: 20, fields: null, filter: null, retrieveVectors: false, ids: null, sort: null }
   if (obj.offset !== undefined) q.offset = expectUsize(obj.offset, '.offset', 'invalid_document_offset')
   if (obj.limit !== undefined) q.limit = expectUsize(obj.limit, '.limit', 'invalid_document_limit')
   if (obj.fields !== undefined && obj.fields !== null) {
@@ -95,6 +111,11 @@ export function parseFetchBody(body: unknown): DocumentQuery {
     if (!Array.isArray(obj.ids)) throw invalidType('invalid_document_ids', '.ids', 'an array', obj.ids)
     obj.ids.forEach((id, i) => { if (typeof id !== 'string' && typeof id !== 'number') throw invalidType('invalid_document_ids', `.ids[${i}]`, 'a string or an integer', id) })
     q.ids = obj.ids as (string | number)[]
+  }
+  if (obj.sort !== undefined && obj.sort !== null) {
+    if (!Array.isArray(obj.sort)) throw invalidType('invalid_document_sort', '.sort', 'an array', obj.sort)
+    obj.sort.forEach((s, i) => { if (typeof s !== 'string') throw invalidType('invalid_document_sort', `.sort[${i}]`, 'a string', s) })
+    q.sort = obj.sort as string[]
   }
   q.filter = obj.filter ?? null
   return q

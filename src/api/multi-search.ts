@@ -17,7 +17,7 @@ import { isValidIndexUid, indexUidMessage } from './index-uid.js'
 const BODY_FIELDS = ['queries', 'federation'] as const
 const QUERY_FIELDS = ['indexUid', ...SEARCH_BODY_FIELDS, 'federationOptions'] as const
 const FEDERATION_OPTIONS_FIELDS = ['weight', 'remote', 'queryPosition'] as const
-const FEDERATION_FIELDS = ['limit', 'offset', 'page', 'hitsPerPage', 'facetsByIndex', 'mergeFacets'] as const
+const FEDERATION_FIELDS = ['limit', 'offset', 'page', 'hitsPerPage', 'facetsByIndex', 'mergeFacets', 'distinct', 'showPerformanceDetails'] as const
 
 const WEIGHT_MESSAGE = 'the value of `weight` is invalid, expected a positive float (>= 0.0).'
 
@@ -124,7 +124,7 @@ function parseFederation(value: unknown, path: Path): Federation | null {
   if (!isObject(value)) throw invalidType('bad_request', path, 'an object', value)
   const federation: Federation = {
     limit: DEFAULT_SEARCH_LIMIT, offset: DEFAULT_SEARCH_OFFSET, page: null, hitsPerPage: null,
-    facetsByIndex: new Map(), mergeFacets: null,
+    facetsByIndex: new Map(), mergeFacets: null, distinct: null, showPerformanceDetails: false,
   }
   for (const key of Object.keys(value)) {
     const v = value[key]
@@ -136,6 +136,14 @@ function parseFederation(value: unknown, path: Path): Federation | null {
       case 'hitsPerPage': federation.hitsPerPage = v === null ? null : expectUsize(v, p, 'invalid_search_hits_per_page'); break
       case 'facetsByIndex': federation.facetsByIndex = parseFacetsByIndex(v, p); break
       case 'mergeFacets': federation.mergeFacets = parseMergeFacets(v, p); break
+      case 'distinct':
+        if (v !== null && typeof v !== 'string') throw invalidType('invalid_multi_search_distinct', p, 'a string', v)
+        federation.distinct = v
+        break
+      case 'showPerformanceDetails':
+        if (v !== null && typeof v !== 'boolean') throw invalidType('invalid_multi_search_query_show_performance_details', p, 'a boolean', v)
+        federation.showPerformanceDetails = v === true
+        break
       default: throw unknownField(path, key, FEDERATION_FIELDS)
     }
   }

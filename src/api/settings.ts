@@ -200,7 +200,13 @@ function faceting(value: unknown, path: Path, code: ErrorCode): Record<string, u
 
 function pagination(value: unknown, path: Path, code: ErrorCode): Record<string, unknown> {
   const obj = expectObject(value, path, ['maxTotalHits'], code, code)
-  return 'maxTotalHits' in obj ? { maxTotalHits: obj.maxTotalHits === null ? null : unsigned(obj.maxTotalHits, at(path, 'maxTotalHits'), code) } : {}
+  if (!('maxTotalHits' in obj)) return {}
+  if (obj.maxTotalHits === null) return { maxTotalHits: null }
+  const where = at(path, 'maxTotalHits')
+  const maxTotalHits = unsigned(obj.maxTotalHits, where, code)
+  // Meilisearch's `NonZeroUsize`: 0 is refused with deserr's non-zero message (a negative number already failed as a type).
+  if (maxTotalHits === 0) throw invalidValue(code, where, 'a non-zero integer value lower than `18446744073709551615` was expected, but found a zero')
+  return { maxTotalHits }
 }
 
 function orderKeys(obj: Record<string, unknown>, order: readonly string[]): Record<string, unknown> {

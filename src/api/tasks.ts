@@ -39,10 +39,12 @@ function parseFilter(params: Map<string, string>): TaskFilter {
   if ((v = get('canceledBy')) !== undefined) filter.canceledBy = listParam('canceledBy', v, (s, l) => positiveIntegerParam(code('canceled_by'), l, s))
   if ((v = get('types')) !== undefined) {
     filter.types = listParam('types', v, (s, l) => {
-      if (!(TASK_TYPES as readonly string[]).includes(s)) {
+      // Meilisearch compares task types ignoring ASCII case (`Kind::from_str`).
+      const type = TASK_TYPES.find((t) => t.toLowerCase() === s.toLowerCase())
+      if (type === undefined) {
         throw invalidParameter(code('types'), l, `\`${s}\` is not a valid task type. Available types are ${TASK_TYPES.map((t) => `\`${t}\``).join(', ')}.`)
       }
-      return s as TaskType
+      return type
     })
   }
   if ((v = get('statuses')) !== undefined) {

@@ -7,7 +7,8 @@ import { decodedBody } from '../http/body.js'
 import { json } from '../http/json.js'
 import { key, route } from '../http/router.js'
 import {
-  checkEdition, parseAddition, parseDeleteBatchBody, parseDeleteByFilterBody, parseEditBody, parseFetchBody, parseGetQuery, parseListQuery,
+  checkEdition, parseAddition, parseCustomMetadataQuery, parseDeleteBatchBody, parseDeleteByFilterBody, parseEditBody, parseFetchBody,
+  parseGetQuery, parseListQuery,
 } from '../api/documents.js'
 import { decodePathSegment, indexUidFromPath } from '../api/index-uid.js'
 import type { AppContext, AppRoute, Ctx } from './context.js'
@@ -37,24 +38,30 @@ export const documentRoutes: AppRoute[] = [
     const { fields, retrieveVectors } = parseGetQuery(req.rawQuery)
     return json(200, getDocument(engine, uid, decodePathSegment(params.id!), fields, retrieveVectors))
   }),
-  route<AppContext>('DELETE', '/indexes/:uid/documents/:id', key('documents.delete'), async ({ engine, params }) => {
+  route<AppContext>('DELETE', '/indexes/:uid/documents/:id', key('documents.delete'), async ({ engine, params, req }) => {
     const uid = indexUidFromPath(params.uid!)
-    return json(202, await deleteDocuments(engine, uid, [decodePathSegment(params.id!)]))
+    return json(202, await deleteDocuments(engine, uid, [decodePathSegment(params.id!)], parseCustomMetadataQuery(req.rawQuery)))
   }),
-  route<AppContext>('DELETE', '/indexes/:uid/documents', key('documents.delete'), async ({ engine, params }) => json(202, await clearDocuments(engine, indexUidFromPath(params.uid!)))),
-  route<AppContext>('POST', '/indexes/:uid/documents/delete-batch', key('documents.delete'), async ({ engine, params, body }) => {
+  route<AppContext>('DELETE', '/indexes/:uid/documents', key('documents.delete'), async ({ engine, params, req }) => {
     const uid = indexUidFromPath(params.uid!)
-    return json(202, await deleteDocuments(engine, uid, parseDeleteBatchBody(await body())))
+    return json(202, await clearDocuments(engine, uid, parseCustomMetadataQuery(req.rawQuery)))
+  }),
+  route<AppContext>('POST', '/indexes/:uid/documents/delete-batch', key('documents.delete'), async ({ engine, params, body, req }) => {
+    const uid = indexUidFromPath(params.uid!)
+    const customMetadata = parseCustomMetadataQuery(req.rawQuery)
+    return json(202, await deleteDocuments(engine, uid, parseDeleteBatchBody(await body()), customMetadata))
   }),
   // Meilisearch's order: the body, the feature gate, the index uid, then the script, filter and context checks.
-  route<AppContext>('POST', '/indexes/:uid/documents/edit', key('documents.*'), async ({ engine, params, body }) => {
+  route<AppContext>('POST', '/indexes/:uid/documents/edit', key('documents.*'), async ({ engine, params, body, req }) => {
+    const customMetadata = parseCustomMetadataQuery(req.rawQuery)
     const edit = parseEditBody(await body())
     engine.features.require('editDocumentsByFunction', FEATURE_ACTIONS.editDocumentsByFunction)
     const uid = indexUidFromPath(params.uid!)
-    return json(202, await editDocuments(engine, uid, checkEdition(edit)))
+    return json(202, await editDocuments(engine, uid, checkEdition(edit), customMetadata))
   }),
-  route<AppContext>('POST', '/indexes/:uid/documents/delete', key('documents.delete'), async ({ engine, params, body }) => {
+  route<AppContext>('POST', '/indexes/:uid/documents/delete', key('documents.delete'), async ({ engine, params, body, req }) => {
     const uid = indexUidFromPath(params.uid!)
-    return json(202, await deleteDocumentsByFilter(engine, uid, parseDeleteByFilterBody(await body())))
+    const customMetadata = parseCustomMetadataQuery(req.rawQuery)
+    return json(202, await deleteDocumentsByFilter(engine, uid, parseDeleteByFilterBody(await body()), customMetadata))
   }),
 ]

@@ -1,12 +1,13 @@
 /**
- * `/indexes`, `/indexes/{uid}`, `/indexes/{uid}/stats` and `/swap-indexes`. An index-restricted key lists only the
- * indexes it allows, and may name no other index in a creation, a rename or a swap (`invalid_api_key`, checked
- * after the body, as Meilisearch does).
+ * `/indexes`, `/indexes/{uid}`, `/indexes/{uid}/stats`, `/indexes/{uid}/fields` and `/swap-indexes`. An
+ * index-restricted key lists only the indexes it allows, and may name no other index in a creation, a rename or a
+ * swap (`invalid_api_key`, checked after the body, as Meilisearch does).
  */
-import { createIndex, deleteIndex, getIndex, indexStats, listIndexes, swapIndexes, updateIndex } from '../../engine/index.js'
+import { createIndex, deleteIndex, getIndex, indexStats, listFields, listIndexes, swapIndexes, updateIndex } from '../../engine/index.js'
 import { json } from '../http/json.js'
 import { key, route } from '../http/router.js'
 import { parseCreateIndex, parseIndexPage, parseSwaps, parseUpdateIndex } from '../api/indexes.js'
+import { parseFieldsBody } from '../api/fields.js'
 import { indexUidFromPath } from '../api/index-uid.js'
 import { invalidApiKey } from '../keys/guard.js'
 import type { AppContext, AppRoute } from './context.js'
@@ -30,6 +31,10 @@ export const indexRoutes: AppRoute[] = [
   }),
   route<AppContext>('DELETE', '/indexes/:uid', key('indexes.delete'), async ({ engine, params }) => json(202, await deleteIndex(engine, indexUidFromPath(params.uid!)))),
   route<AppContext>('GET', '/indexes/:uid/stats', key('stats.get'), ({ engine, params }) => json(200, indexStats(engine, indexUidFromPath(params.uid!)))),
+  route<AppContext>('POST', '/indexes/:uid/fields', key('fields.post'), async ({ engine, params, body }) => {
+    const uid = indexUidFromPath(params.uid!)
+    return json(200, listFields(engine, uid, parseFieldsBody(await body())))
+  }),
   route<AppContext>('POST', '/swap-indexes', key('indexes.swap'), async ({ engine, body, auth }) => {
     const swaps = parseSwaps(await body())
     for (const { indexes } of swaps) if (!indexes.every((uid) => auth.isIndexAuthorized(uid))) throw invalidApiKey()

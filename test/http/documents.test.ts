@@ -113,7 +113,7 @@ t.test('payload and content-type errors are synchronous and register nothing', a
     ['', 'application/json', '', 400, 'missing_payload', 'A json payload is missing.'],
     ['[]', null, '', 415, 'missing_content_type', `A Content-Type header is missing. Accepted values for the Content-Type header are: ${accepted}`],
     ['[]', 'text/plain', '', 415, 'invalid_content_type', `The Content-Type \`text/plain\` is invalid. Accepted values for the Content-Type header are: ${accepted}`],
-    ['[]', 'application/json', '?csvDelimiter=%3B', 415, 'invalid_content_type', 'The Content-Type `application/json` does not support the use of a csv delimiter. The csv delimiter is only supported with the Content-Type `text/csv`.'],
+    ['[]', 'application/json', '?csvDelimiter=%3B', 415, 'invalid_content_type', 'The Content-Type `application/json` does not support the use of a csv delimiter. The csv delimiter can only be used with the Content-Type `text/csv`.'],
     ['a\n', 'text/csv', '?csvDelimiter=ab', 400, 'invalid_document_csv_delimiter', 'Invalid value in parameter `csvDelimiter`: expected a string of one character, but found the following string of 2 characters: `ab`'],
     ['[]', 'application/json', '?doggo=1', 400, 'bad_request', 'Unknown parameter `doggo`: expected one of `primaryKey`, `csvDelimiter`, `customMetadata`, `skipCreation`'],
   ]

@@ -7,7 +7,15 @@ import { rmSync } from 'node:fs'
 import { serverFor, startServer, call, tempDir } from '../helpers/server.js'
 
 const ALL_OFF = { metrics: false, logsRoute: false, editDocumentsByFunction: false, containsFilter: false, network: false, chatCompletions: false }
-const ACCEPTED = '`metrics`, `logsRoute`, `editDocumentsByFunction`, `containsFilter`, `network`, `compositeEmbedders`, `chatCompletions`'
+// The current release's switches, in its declaration order (crates/index-scheduler/src/features.rs and
+// routes/features.rs; the "expected one of" list of tests/features/mod.rs `errors`).
+const ACCEPTED = '`metrics`, `logsRoute`, `tasksStreamingRoute`, `editDocumentsByFunction`, `containsFilter`, `dynamicSearchRules`, `network`, `getTaskDocumentsRoute`, `taskQueueCompactionRoute`, `compositeEmbedders`, `chatCompletions`, `multimodal`, `foreignKeys`, `disableDocumentsFetchQueue`, `legacySearch`, `renderRoute`'
+/** What a client that resets every switch it knows sends in one call (current and retired 1.x switches). */
+const EVERY_SWITCH = [
+  'metrics', 'logsRoute', 'tasksStreamingRoute', 'editDocumentsByFunction', 'containsFilter', 'dynamicSearchRules', 'network',
+  'getTaskDocumentsRoute', 'taskQueueCompactionRoute', 'compositeEmbedders', 'chatCompletions', 'multimodal', 'foreignKeys',
+  'disableDocumentsFetchQueue', 'legacySearch', 'renderRoute', 'vectorStoreSetting', 'vectorStore', 'scoreDetails', 'exportPuffinReports',
+]
 
 function assertError(t: Test, res: { status: number; body: any }, code: string, message: string): void {
   t.equal(res.status, 400)
@@ -48,7 +56,7 @@ t.test('validation errors', async (t) => {
   const url = `${server.url}/experimental-features`
   assertError(t, await call(url, { method: 'PATCH', json: { NotAFeature: true } }), 'bad_request', `Unknown field \`NotAFeature\`: expected one of ${ACCEPTED}`)
   assertError(t, await call(url, { method: 'PATCH', json: { metrcs: true } }), 'bad_request', `Unknown field \`metrcs\`: did you mean \`metrics\`? expected one of ${ACCEPTED}`)
-  assertError(t, await call(url, { method: 'PATCH', json: { multimodal: true } }), 'bad_request', `Unknown field \`multimodal\`: expected one of ${ACCEPTED}`)
+  assertError(t, await call(url, { method: 'PATCH', json: { multimodl: true } }), 'bad_request', `Unknown field \`multimodl\`: did you mean \`multimodal\`? expected one of ${ACCEPTED}`)
   assertError(t, await call(url, { method: 'PATCH', json: { metrics: 42 } }), 'bad_request', 'Invalid value type at `.metrics`: expected a boolean, but found a positive integer: `42`')
   assertError(t, await call(url, { method: 'PATCH', json: { containsFilter: 'true' } }), 'bad_request', 'Invalid value type at `.containsFilter`: expected a boolean, but found a string: `"true"`')
   assertError(t, await call(url, { method: 'PATCH', json: { metrics: true, nope: 1 } }), 'bad_request', `Unknown field \`nope\`: expected one of ${ACCEPTED}`)
@@ -64,6 +72,33 @@ t.test('the meilisearch client', async (t) => {
   t.same(await server.client.updateExperimentalFeatures({ containsFilter: true, network: true }), { ...ALL_OFF, containsFilter: true, network: true })
   t.same(await server.client.updateExperimentalFeatures({ network: false }), { ...ALL_OFF, containsFilter: true })
   t.same(await server.client.getExperimentalFeatures(), { ...ALL_OFF, containsFilter: true })
+})
+
+t.test('every switch Meilisearch 1.x knows is accepted in one call, persisted, and GET keeps its six fields', async (t) => {
+  const dbPath = tempDir()
+  t.teardown(() => rmSync(dbPath, { recursive: true, force: true }))
+  const first = await startServer({ dbPath })
+  try {
+    const all = Object.fromEntries(EVERY_SWITCH.map((name) => [name, true]))
+    const r = await call(`${first.url}/experimental-features`, { method: 'PATCH', json: all })
+    t.equal(r.status, 200)
+    t.same(Object.keys(r.body), Object.keys(ALL_OFF), 'the answer is the six-field object')
+    t.ok(Object.values(r.body).every((v) => v === true))
+    // The client's own call with the switches it knows (it sends them all).
+    t.same(Object.keys(await first.client.updateExperimentalFeatures({ multimodal: false, getTaskDocumentsRoute: false } as never)), Object.keys(ALL_OFF))
+    // A switch Tessera implements takes effect at once: CONTAINS is allowed now.
+    await first.client.createIndex('f', { primaryKey: 'id' }).waitTask()
+    await first.client.index('f').updateFilterableAttributes(['t']).waitTask()
+    t.equal((await call(`${first.url}/indexes/f/search`, { method: 'POST', json: { filter: 't CONTAINS x' } })).status, 200)
+  } finally {
+    await first.stop()
+  }
+  const second = await startServer({ dbPath })
+  try {
+    t.same((await call(`${second.url}/experimental-features`)).body, Object.fromEntries(Object.keys(ALL_OFF).map((k) => [k, true])), 'persisted')
+  } finally {
+    await second.stop()
+  }
 })
 
 t.test('switches survive a restart', async (t) => {

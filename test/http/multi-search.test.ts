@@ -165,7 +165,7 @@ t.test('multi-search', async (t) => {
     const unknown = await multi({ queries: [{ indexUid: 'movies', foo: 1 }] })
     t.equal(unknown.body.code, 'bad_request')
     t.match(unknown.body.message, /^Unknown field `foo` inside `\.queries\[0\]`: expected one of `indexUid`, `q`, .*`showPerformanceDetails`, `federationOptions`$/)
-    await expect({ federation: { foo: 1 }, queries: [] }, 400, err('Unknown field `foo` inside `.federation`: expected one of `limit`, `offset`, `page`, `hitsPerPage`, `facetsByIndex`, `mergeFacets`', 'bad_request'), 'unknown federation field')
+    await expect({ federation: { foo: 1 }, queries: [] }, 400, err('Unknown field `foo` inside `.federation`: expected one of `limit`, `offset`, `page`, `hitsPerPage`, `facetsByIndex`, `mergeFacets`, `distinct`, `showPerformanceDetails`', 'bad_request'), 'unknown federation field')
     await expect({ federation: { limit: 'x' }, queries: [] }, 400, err('Invalid value type at `.federation.limit`: expected a positive integer, but found a string: `"x"`', 'invalid_search_limit'), 'federation.limit')
     await expect({ federation: {}, queries: [{ indexUid: 'movies', federationOptions: { foo: 1 } }] }, 400, err('Unknown field `foo` inside `.queries[0].federationOptions`: expected one of `weight`, `remote`, `queryPosition`', 'bad_request'), 'unknown federationOptions field')
 

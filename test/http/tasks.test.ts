@@ -13,7 +13,7 @@ const ENQUEUED_KEYS = ['taskUid', 'indexUid', 'status', 'type', 'enqueuedAt']
 const FILTER_LIST = '`uids`, `batchUids`, `canceledBy`, `types`, `statuses`, `indexUids`, `afterEnqueuedAt`, `beforeEnqueuedAt`, `afterStartedAt`, `beforeStartedAt`, `afterFinishedAt`, `beforeFinishedAt`'
 const GET_LIST = '`limit`, `from`, `reverse`, `batchUids`, `uids`, `canceledBy`, `types`, `statuses`, `indexUids`, `afterEnqueuedAt`, `beforeEnqueuedAt`, `afterStartedAt`, `beforeStartedAt`, `afterFinishedAt`, `beforeFinishedAt`'
 const MISSING = (action: string) => `Query parameters to filter the tasks to ${action} are missing. Available query parameters are: \`uids\`, \`indexUids\`, \`statuses\`, \`types\`, \`canceledBy\`, \`beforeEnqueuedAt\`, \`afterEnqueuedAt\`, \`beforeStartedAt\`, \`afterStartedAt\`, \`beforeFinishedAt\`, \`afterFinishedAt\`.`
-const TYPES = '`documentAdditionOrUpdate`, `documentEdition`, `documentDeletion`, `settingsUpdate`, `indexCreation`, `indexDeletion`, `indexUpdate`, `indexSwap`, `taskCancelation`, `taskDeletion`, `dumpCreation`, `snapshotCreation`, `export`, `upgradeDatabase`, `indexCompaction`, `networkTopologyChange`'
+const TYPES = '`documentAdditionOrUpdate`, `documentEdition`, `documentDeletion`, `settingsUpdate`, `indexCreation`, `indexDeletion`, `indexUpdate`, `indexSwap`, `taskCancelation`, `taskDeletion`, `dumpCreation`, `snapshotCreation`, `export`, `upgradeDatabase`, `indexCompaction`, `networkTopologyChange`, `dsrUpdate`, `dsrClear`'
 const UID_TAIL = 'is not a valid index uid. Index uid can be an integer or a string containing only alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 512 bytes.'
 
 async function waitStatus(url: string, uid: number, status: string, timeoutMs = 10_000): Promise<any> {
@@ -445,4 +445,18 @@ t.test('cancelation and deletion while batches are held', async (t) => {
   // The indexes those tasks made are still there: deleting tasks deletes history only.
   t.equal((await get('/indexes/q0')).status, 200)
   t.equal((await get('/indexes/c0')).status, 200)
+})
+
+t.test('task-type filters accept every type Meilisearch defines, ignoring ASCII case (tasks.rs `Kind::from_str`)', async (t) => {
+  const server = await serverFor(t)
+  const created = await server.client.createIndex('kinds').waitTask()
+  const all = 'documentAdditionOrUpdate,documentEdition,documentDeletion,settingsUpdate,indexCreation,indexDeletion,indexUpdate,indexSwap,taskCancelation,taskDeletion,dumpCreation,snapshotCreation,export,upgradeDatabase,indexCompaction,networkTopologyChange,dsrUpdate,dsrClear'
+  const r = await call(`${server.url}/tasks?types=${all}`)
+  t.equal(r.status, 200)
+  t.same(r.body.results.map((x: { uid: number }) => x.uid), [created.uid])
+  const folded = await call(`${server.url}/tasks?types=INDEXCREATION,dsrclear`)
+  t.equal(folded.status, 200)
+  t.same(folded.body.results.map((x: { uid: number }) => x.uid), [created.uid])
+  t.same((await server.client.tasks.getTasks({ types: ['dsrUpdate' as never] })).results, [])
+  t.equal((await call(`${server.url}/batches?types=dsrUpdate`)).status, 200)
 })

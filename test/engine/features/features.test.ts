@@ -62,6 +62,22 @@ t.test('switches persist across a reopen', async (t) => {
   })
 })
 
+t.test('every switch Meilisearch 1.x knows (current and retired) is kept across a reopen', async (t) => {
+  await withStore(t, async (path) => {
+    let store = await Store.open(path)
+    let features = await Features.load(store)
+    const names = ['multimodal', 'getTaskDocumentsRoute', 'foreignKeys', 'disableDocumentsFetchQueue', 'legacySearch', 'renderRoute', 'dynamicSearchRules', 'taskQueueCompactionRoute', 'tasksStreamingRoute', 'vectorStoreSetting', 'vectorStore', 'scoreDetails'] as const
+    for (const name of names) t.ok(FEATURE_NAMES.includes(name), name)
+    await features.patch(Object.fromEntries(names.map((n) => [n, true])))
+    t.same(features.view(), ALL_OFF, 'none of them is one of the six visible fields')
+    await store.close()
+    store = await Store.open(path)
+    t.teardown(() => store.close())
+    features = await Features.load(store)
+    for (const name of names) t.equal(features.isEnabled(name), true, `${name} persisted`)
+  })
+})
+
 t.test('a failed write changes nothing', async (t) => {
   await withStore(t, async (path) => {
     const store = await Store.open(path)

@@ -55,6 +55,14 @@ t.test('edit by function', async (t) => {
     t.same(search.body.hits.map((h: { id: number }) => h.id), [3], 'the edit reached the search index and the facets')
   })
 
+  t.test('customMetadata rides along, as on every document write', async (t) => {
+    const res = await call(`${url}/indexes/movies/documents/edit?customMetadata=nightly`, { method: 'POST', json: { function: 'doc' } })
+    t.equal(res.body.customMetadata, 'nightly', 'in the enqueue answer')
+    const task = await waitTask(url, res.body.taskUid)
+    t.equal(task.customMetadata, 'nightly', 'in the task view')
+    t.equal(task.details.editedDocuments, 0, 'an identity function edits nothing')
+  })
+
   t.test('doc = () deletes; an unchanged document is not counted', async (t) => {
     const res = await edit({ function: 'if doc.id == 1 { doc = () }' })
     const task = await waitTask(url, res.body.taskUid)
