@@ -12,6 +12,7 @@ import type { Document } from '../payload/documents.js'
 import type { DocumentAddition, Details } from '../tasks/types.js'
 import { decodeDocument, type PreparedChunk } from '../documents/prepare.js'
 import type { IndexBatch } from './index-batch.js'
+import { DOCUMENT_OPERATION } from '../tasks/progress.js'
 
 export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentAddition, details: Details | null): Promise<Details> {
   let meta = batch.deps.draft.get(uid)
@@ -47,6 +48,9 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
     while (sent < op.chunks.length && inFlight.length < ahead && (primaryKey !== null || sent === 0)) inFlight.push(prepare(sent++))
   }
   const names: string[] = []
+  // The batch's additions count their documents together, out of all the batch received.
+  batch.deps.progress?.step(DOCUMENT_OPERATION, 'indexing')
+  const counted = batch.deps.progress?.count('document', batch.deps.receivedDocuments ?? 0)
   try {
     for (fill(); inFlight.length > 0; fill()) {
       batch.checkAborted()
@@ -94,6 +98,7 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
         const record = words.recordBytes(docid)
         if (record && await docs.writeAhead('positions', docid, record)) words.writtenAhead(docid)
       }
+      counted?.add(chunk.ids.length)
     }
   } catch (err) {
     await Promise.allSettled(inFlight)

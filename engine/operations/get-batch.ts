@@ -8,5 +8,5 @@ export async function getBatch(engine: Engine, uid: number): Promise<BatchView> 
   await engine.queue.loaded
   const batch = engine.queue.getBatch(uid)
   if (!batch) throw new TesseraError('batch_not_found', `Batch \`${uid}\` not found.`)
-  return batchView(batch)
+  return batchView(batch, engine.queue.progressOf(uid))
 }

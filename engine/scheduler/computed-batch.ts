@@ -13,6 +13,7 @@ import type { FacetStore } from '../facets/index.js'
 import type { Features } from '../features/index.js'
 import type { WorkerPool } from '../pool/index.js'
 import type { Details, Task, TaskStatus } from '../tasks/types.js'
+import type { Progress } from '../tasks/progress.js'
 
 export interface ComputedBatch {
   /** The effects' writes (flushing anything written ahead first). */
@@ -49,6 +50,8 @@ export interface BatchEnv {
   catalog: IndexCatalog
   deps: SchedulerDeps
   options: SchedulerOptions
+  /** What the batch is doing, shown on `GET /batches` while it runs. */
+  progress: Progress
 }
 
 export function finish(task: Task, status: TaskStatus, details: Details | null, error: Task['error']): Task {
