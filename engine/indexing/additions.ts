@@ -5,6 +5,7 @@
  * ahead; a replaced document's old facet values are taken out; an update merges top-level fields and is extracted
  * again. The primary key is inferred from the first chunk when the index has none.
  */
+import { setImmediate } from 'node:timers/promises'
 import { TesseraError, indexNotFound } from '../errors/index.js'
 import { runJob } from '../pool/jobs.js'
 import { INLINE_LIMIT } from '../payload/files.js'
@@ -99,6 +100,9 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
         if (record && await docs.writeAhead('positions', docid, record)) words.writtenAhead(docid)
       }
       counted?.add(chunk.ids.length)
+      // Chunks prepared ahead are already resolved: without a turn of the event loop here, a whole payload is staged
+      // without one request served in between (progress polls included, which would see it jump from 0 to done).
+      await setImmediate()
     }
   } catch (err) {
     await Promise.allSettled(inFlight)
