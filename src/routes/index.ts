@@ -9,6 +9,7 @@ import { documentRoutes } from './documents.js'
 import { searchRoutes } from './search.js'
 import { settingsRoutes } from './settings.js'
 import { featureRoutes } from './features.js'
+import { previewRoutes } from './preview.js'
 import { workflowRoutes } from '../workflows/index.js'
 import { authRoutes } from '../auth/index.js'
 import type { AppContext, AppRoute } from './context.js'
@@ -21,6 +22,7 @@ export const ROUTES: readonly AppRoute[] = [
   ...searchRoutes,
   ...settingsRoutes,
   ...featureRoutes,
+  ...previewRoutes,
   ...workflowRoutes<AppContext>(),
   ...authRoutes<AppContext>(),
 ]

@@ -80,7 +80,7 @@ t.test('--help lists every option with its environment variable', async (t) => {
   t.match(res.stdout, /^Usage: tessera \[options\]/)
   t.ok(OPTIONS.length >= 8)
   for (const o of OPTIONS) {
-    t.ok(res.stdout.includes(`--${o.flag} <${o.value}>`), `--${o.flag}`)
+    t.ok(res.stdout.includes(o.switch ? `  --${o.flag}\n` : `--${o.flag} <${o.value}>`), `--${o.flag}`)
     t.ok(res.stdout.includes(`[env: TESSERA_${o.flag.toUpperCase().replace(/-/g, '_')}]`), `env of --${o.flag}`)
   }
   for (const flag of ['--db-path', '--http-addr', '--master-key', '--env', '--http-payload-size-limit', '--log-level', '--http-adapter', '--max-indexing-threads']) {
@@ -109,6 +109,8 @@ t.test('bad options exit 2 with a message', async (t) => {
     [['--env', 'production', '--master-key', 'short'], {}, 'error: in production (--env production) a master key of at least 16 bytes is required: set --master-key or TESSERA_MASTER_KEY'],
     [[], { TESSERA_ENV: 'production' }, 'error: in production (--env production) a master key of at least 16 bytes is required: set --master-key or TESSERA_MASTER_KEY'],
     [['--env', 'staging'], {}, 'error: invalid --env `staging`: expected development or production'],
+    [['--no-preview=maybe'], {}, 'error: invalid --no-preview `maybe`: expected true or false'],
+    [[], { TESSERA_NO_PREVIEW: 'yes please' }, 'error: invalid --no-preview `yes please`: expected true or false'],
   ]
   for (const [args, env, message] of cases) {
     const res = run(args, env)
