@@ -68,7 +68,10 @@ export class IndexingView {
     const steps = batch.progress.steps
     const last = steps[steps.length - 1]
     const counting = last !== undefined && UNITS.has(last.currentStep) && last.total > 0
-    const fraction = counting ? last.finished / last.total : batch.progress.percentage / 100
+    // The bar shows what a user waits for: the documents (or tasks) done out of all; once the batch writes its
+    // tasks' results, its work is done. Other steps have no count: Meilisearch's overall percentage then.
+    const writing = steps[0]?.currentStep === 'writing tasks to disk'
+    const fraction = counting ? last.finished / last.total : writing ? 1 : batch.progress.percentage / 100
     const percent = Math.min(100, Math.max(0, fraction * 100))
     let figures = `${percent.toFixed(1)} %`
     if (counting) {

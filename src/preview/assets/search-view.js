@@ -106,7 +106,9 @@ export class SearchView {
 
   /** The search request for the current inputs. */
   request() {
-    const filters = [this.filter.value.trim(), ...this.facets.filters()].filter(Boolean)
+    // The filter goes as typed (not trimmed): the positions in the server's error message are the user's.
+    const typed = this.filter.value.trim() === '' ? [] : [this.filter.value]
+    const filters = [...typed, ...this.facets.filters()]
     const sort = sortRules(this.sort.value)
     return {
       q: this.q.value,
