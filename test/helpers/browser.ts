@@ -58,3 +58,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(dir, { recursive: true })
   await page.screenshot({ path: join(dir, `${name}.png`) })
 }
+
+/**
+ * Wait until `check` holds, polling from the test's side (the page updates as answers arrive). Checks read the
+ * page through playwright's locators, so the tests need no DOM types.
+ */
+export async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (await check()) return
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 40))
+  }
+}
