@@ -7,8 +7,8 @@ import t from 'tap'
 import { browserFor, browserMissing, openPage, screenshot, until } from '../../helpers/browser.js'
 import { call, serverFor, waitTask } from '../../helpers/server.js'
 
-/** Enough documents for a dozen ~1 MB chunks: several polls of the page see the batch between its ends. */
-const DOCUMENTS = 120_000
+/** Enough documents for eight ~1 MB chunks: several polls of the page see the batch between its ends. */
+const DOCUMENTS = 80_000
 
 function ndjson(count: number): string {
   const words = ['amber', 'basalt', 'cedar', 'delta', 'ember', 'fjord', 'granite', 'harbor', 'indigo', 'juniper', 'kelp', 'lagoon']
