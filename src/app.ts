@@ -40,7 +40,9 @@ function preflight(req: Request): Response | null {
 }
 
 function withCors(req: Request, res: Response): Response {
-  const headers: Record<string, string> = { ...res.headers, vary: VARY }
+  // A response that varies on more (the preview's files on Accept-Encoding) keeps saying so.
+  const own = res.headers?.vary
+  const headers: Record<string, string> = { ...res.headers, vary: own && own !== VARY ? `${own}, ${VARY}` : VARY }
   if (req.headers.has('origin')) headers['access-control-allow-origin'] = '*'
   return { ...res, headers }
 }

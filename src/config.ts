@@ -23,6 +23,8 @@ export interface Config {
   batchedTasksTotalSize: number
   /** Tasks one batch takes at most. */
   maxBatchedTasks: number
+  /** Serve the search preview page at `/` (off in production, and with `--no-preview`). */
+  preview: boolean
   /** Test hook (env `TESSERA_TEST_BATCH_DELAY_MS` only): hold each batch in `processing` this long. */
   testBatchDelayMs: number
 }
@@ -32,6 +34,8 @@ interface OptionSpec {
   value: string
   help: string
   default: string
+  /** A switch: given without a value (`--no-preview`) or as `--no-preview=false`; its variable takes true, false, 1 or 0. */
+  switch?: true
 }
 
 export const OPTIONS: OptionSpec[] = [
@@ -46,6 +50,7 @@ export const OPTIONS: OptionSpec[] = [
   { flag: 'http-payload-size-limit', value: 'SIZE', default: '100 MB', help: 'Largest accepted request body, e.g. 100MB, 1 GiB, 5000000.' },
   { flag: 'log-level', value: 'LEVEL', default: 'INFO', help: `One of ${LOG_LEVELS.join(', ')}.` },
   { flag: 'http-adapter', value: 'uws|node', default: 'uws', help: 'HTTP server: uWebSockets.js, or node:http (also the fallback where uWS cannot load).' },
+  { flag: 'no-preview', value: '', switch: true, default: 'false', help: 'Do not serve the search preview page at / (it is never served with --env production).' },
   { flag: 'config', value: 'FILE', default: 'one `users` collection, development secret', help: 'Auth config module (.js, .mjs, .ts or .json) whose default export sets the secret, collections and email of /api. Production requires one with a secret.' },
 ]
 
@@ -64,7 +69,7 @@ const envName = (flag: string) => 'TESSERA_' + flag.toUpperCase().replace(/-/g, 
 export function helpText(): string {
   const lines = ['Usage: tessera [options]', '       tessera bench [bench options]   (the benchmark suite: tessera bench --help)', '', 'A search engine with a Meilisearch-compatible HTTP API.', '', 'Options:']
   for (const o of OPTIONS) {
-    lines.push(`  --${o.flag} <${o.value}>`)
+    lines.push(o.switch ? `  --${o.flag}` : `  --${o.flag} <${o.value}>`)
     lines.push(`      ${o.help}`)
     lines.push(`      [default: ${o.default}] [env: ${envName(o.flag)}]`)
   }
@@ -91,6 +96,9 @@ function parseAddr(text: string): { host: string; port: number } {
   return { host: m[1].replace(/^\[(.*)\]$/, '$1'), port: Number(m[2]) }
 }
 
+/** Values a switch takes from the command line (`--no-preview=false`) or its environment variable. */
+const SWITCH_VALUES = new Map([['true', true], ['false', false], ['1', true], ['0', false]])
+
 export type ParsedArgs = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; config: Config }
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ParsedArgs {
@@ -102,8 +110,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument \`${arg}\` (see --help)`)
     const eq = arg.indexOf('=')
     const flag = eq > 0 ? arg.slice(2, eq) : arg.slice(2)
-    if (!OPTIONS.some((o) => o.flag === flag)) throw new ConfigError(`unknown option \`--${flag}\` (see --help)`)
-    let value: string | undefined = eq > 0 ? arg.slice(eq + 1) : argv[++i]
+    const spec = OPTIONS.find((o) => o.flag === flag)
+    if (!spec) throw new ConfigError(`unknown option \`--${flag}\` (see --help)`)
+    let value: string | undefined = eq > 0 ? arg.slice(eq + 1) : spec.switch ? 'true' : argv[++i]
     if (value === undefined) throw new ConfigError(`option \`--${flag}\` needs a value`)
     given.set(flag, value)
   }
@@ -137,6 +146,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const batchedText = get('experimental-max-number-of-batched-tasks')
   const maxBatchedTasks = batchedText === undefined ? 10_000 : Number(batchedText)
   if (!Number.isInteger(maxBatchedTasks) || maxBatchedTasks < 1) throw new ConfigError(`invalid --experimental-max-number-of-batched-tasks \`${batchedText}\`: expected a whole number from 1`)
+  const noPreview = SWITCH_VALUES.get((get('no-preview') ?? 'false').toLowerCase())
+  if (noPreview === undefined) throw new ConfigError(`invalid --no-preview \`${get('no-preview')}\`: expected true or false`)
   const delay = Number(env.TESSERA_TEST_BATCH_DELAY_MS ?? 0)
   return {
     kind: 'run',
@@ -153,6 +164,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       maxIndexingMemory,
       batchedTasksTotalSize,
       maxBatchedTasks,
+      preview: envValue === 'development' && !noPreview,
       testBatchDelayMs: Number.isFinite(delay) && delay > 0 ? delay : 0,
     },
   }

@@ -34,7 +34,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   } else if (Buffer.byteLength(config.masterKey) < MASTER_KEY_MIN_BYTES) {
     log.warn(`Tessera started with a master key considered unsafe for use in a production environment. A master key of at least ${MASTER_KEY_MIN_BYTES} bytes will be required when switching to a production environment.\n${generatedMasterKeyMessage()}`)
   }
-  const authConfig = await loadAuthConfig({ configPath: config.authConfigPath, env: config.env, log })
+  const authConfig = await loadAuthConfig({ configPath: config.authConfigPath, env: config.env, masterKey: config.masterKey, log })
   const pool = createWorkerPool(config.maxIndexingThreads)
   const engine = await Engine.open({ path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), batchDelayMs: config.testBatchDelayMs, batchLimits: { maxTasks: config.maxBatchedTasks, maxBytes: config.batchedTasksTotalSize } })
   const keys = await KeyStore.open(engine.store, config.masterKey)

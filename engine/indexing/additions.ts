@@ -7,6 +7,7 @@
  * whose id is not in the index are left out: the chunk's words then no longer line up with what is stored, so the
  * kept documents are extracted again.
  */
+import { setImmediate } from 'node:timers/promises'
 import { TesseraError, indexNotFound } from '../errors/index.js'
 import { runJob } from '../pool/jobs.js'
 import { INLINE_LIMIT } from '../payload/files.js'
@@ -14,6 +15,7 @@ import type { Document } from '../payload/documents.js'
 import type { DocumentAddition, Details } from '../tasks/types.js'
 import { decodeDocument, type PreparedChunk } from '../documents/prepare.js'
 import type { IndexBatch } from './index-batch.js'
+import { DOCUMENT_OPERATION } from '../tasks/progress.js'
 
 export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentAddition, details: Details | null): Promise<Details> {
   let meta = batch.deps.draft.get(uid)
@@ -51,6 +53,9 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
     while (sent < op.chunks.length && inFlight.length < ahead && (primaryKey !== null || sent === 0)) inFlight.push(prepare(sent++))
   }
   const names: string[] = []
+  // The batch's additions count their documents together, out of all the batch received.
+  batch.deps.progress?.step(DOCUMENT_OPERATION, 'indexing')
+  const counted = batch.deps.progress?.count('document', batch.deps.receivedDocuments ?? 0)
   try {
     for (fill(); inFlight.length > 0; fill()) {
       batch.checkAborted()
@@ -107,6 +112,10 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
         const record = words.recordBytes(docid)
         if (record && await docs.writeAhead('positions', docid, record)) words.writtenAhead(docid)
       }
+      counted?.add(chunk.ids.length)
+      // Chunks prepared ahead are already resolved: without a turn of the event loop here, a whole payload is staged
+      // without one request served in between (progress polls included, which would see it jump from 0 to done).
+      await setImmediate()
     }
   } catch (err) {
     await Promise.allSettled(inFlight)

@@ -16,6 +16,7 @@ import { INLINE_LIMIT, type PayloadFiles } from '../payload/files.js'
 import type { Document } from '../payload/documents.js'
 import { readSettings, settingsWriteOps, type ReindexKind, type Settings } from '../settings/index.js'
 import type { Details, Micros, Task } from '../tasks/types.js'
+import { DOCUMENT_DELETION, DOCUMENT_EDITION, SETTINGS, type Progress } from '../tasks/progress.js'
 import type { DocumentDraft, DocumentStore } from '../documents/store.js'
 import { FacetDraft, FacetIndex, facetConfig, hasFacets } from '../facets/index.js'
 import type { FacetStore } from '../facets/index.js'
@@ -38,6 +39,10 @@ export interface BatchDeps {
   now: Micros
   /** Aborted by a cancelation of one of the batch's tasks (or a shutdown). */
   signal: AbortSignal
+  /** What the batch is doing, updated as tasks are applied. */
+  progress?: Progress
+  /** Documents received by the batch's additions (all of them: their progress is counted together). */
+  receivedDocuments?: number
 }
 
 /** Thrown when a cancelation (or shutdown) stops the batch midway. */
@@ -157,11 +162,13 @@ export class IndexBatch {
     const uid = task.indexUid!
     try {
       const op = task.operation
+      const progress = this.deps.progress
       switch (op.type) {
-        case 'settingsUpdate': return applySettings(this, uid, op.update, task.details)
+        case 'settingsUpdate': progress?.step(SETTINGS, 'apply the settings'); return applySettings(this, uid, op.update, task.details)
         case 'documentAdditionOrUpdate': return await addDocuments(this, uid, op, task.details)
-        case 'documentEdition': return await editDocuments(this, uid, op, task.details)
+        case 'documentEdition': progress?.step(DOCUMENT_EDITION, 'computing document changes'); return await editDocuments(this, uid, op, task.details)
         case 'documentDeletion': {
+          progress?.step(DOCUMENT_DELETION, 'delete documents')
           const meta = this.existing(uid)
           if ('clear' in op) return clearDocuments(this, uid, meta, task.details)
           if ('ids' in op) return { ...task.details, deletedDocuments: await deleteByIds(this, meta, op.ids) }

@@ -9,5 +9,5 @@ export async function getBatch(engine: Engine, uid: number, indexScope?: (indexU
   const batch = engine.queue.getBatch(uid)
   const visible = batch !== undefined && (indexScope === undefined || engine.queue.matchBatches({ uids: [uid], indexScope }).size > 0)
   if (!visible) throw new TesseraError('batch_not_found', `Batch \`${uid}\` not found.`)
-  return batchView(batch)
+  return batchView(batch, engine.queue.progressOf(uid))
 }

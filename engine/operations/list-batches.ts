@@ -8,5 +8,5 @@ import type { ListPage } from './list-tasks.js'
 export async function listBatches(engine: Engine, filter: TaskFilter, page: Page): Promise<ListPage<BatchView>> {
   await engine.queue.loaded
   const { results, total, next } = engine.queue.listBatches(filter, page)
-  return { results: results.map(batchView), total, limit: page.limit, from: results[0]?.uid ?? null, next }
+  return { results: results.map((b) => batchView(b, engine.queue.progressOf(b.uid))), total, limit: page.limit, from: results[0]?.uid ?? null, next }
 }

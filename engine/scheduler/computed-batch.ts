@@ -14,6 +14,7 @@ import type { Features } from '../features/index.js'
 import type { WorkerPool } from '../pool/index.js'
 import type { Details, Task, TaskStatus } from '../tasks/types.js'
 import type { BatchLimits } from './selection.js'
+import type { Progress } from '../tasks/progress.js'
 
 export interface ComputedBatch {
   /** The effects' writes (flushing anything written ahead first). */
@@ -53,6 +54,8 @@ export interface BatchEnv {
   catalog: IndexCatalog
   deps: SchedulerDeps
   options: SchedulerOptions
+  /** What the batch is doing, shown on `GET /batches` while it runs. */
+  progress: Progress
 }
 
 export function finish(task: Task, status: TaskStatus, details: Details | null, error: Task['error']): Task {

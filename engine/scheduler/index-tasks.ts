@@ -18,7 +18,7 @@ export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: Ab
   const draft = env.catalog.draft()
   const now = nowMicros()
   const ctx: OperationContext = { draft, now, renames: new Map(), documentCount: (id) => env.deps.documents.count(id) }
-  const documents = new IndexBatch({ store: env.store, documents: env.deps.documents, payloads: env.deps.payloads, inverted: env.deps.inverted, facets: env.deps.facets, pool: env.deps.pool, features: env.deps.features, draft, now, signal })
+  const documents = new IndexBatch({ store: env.store, documents: env.deps.documents, payloads: env.deps.payloads, inverted: env.deps.inverted, facets: env.deps.facets, pool: env.deps.pool, features: env.deps.features, draft, now, signal, progress: env.progress, receivedDocuments: receivedDocuments(tasks) })
   const finals: Task[] = []
   const payloads = tasks.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))
   // The batch's commit drops the payloads' database copies; their files go after it.
@@ -90,6 +90,13 @@ export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: Ab
     },
     abandon: () => documents.abandon(),
   }
+}
+
+/** The documents the batch's additions carry, counted at registration: the total of the batch's `document` count. */
+function receivedDocuments(tasks: Task[]): number {
+  let total = 0
+  for (const t of tasks) if (t.operation.type === 'documentAdditionOrUpdate') total += Number(t.details?.receivedDocuments ?? 0)
+  return total
 }
 
 function renameInTask(task: Task, renames: Map<string, string>): Task {

@@ -12,6 +12,7 @@ import { newBitmap, type Bitmap } from '../tasks/task-index.js'
 import type { TaskQueue } from '../tasks/queue.js'
 import type { Micros, Task } from '../tasks/types.js'
 import { nowMicros } from '../tasks/time.js'
+import { Progress } from '../tasks/progress.js'
 import { failedDetails, type BatchEnv, type ComputedBatch, type SchedulerDeps, type SchedulerOptions } from './computed-batch.js'
 import { performance } from 'node:perf_hooks'
 import { makeBatch } from './batch-record.js'
@@ -123,6 +124,7 @@ export class Scheduler {
     const batchUid = this.queue.nextBatchUid++
     const startedAt = nowMicros()
     const abort = new AbortController()
+    const progress = new Progress()
     this.current = { uids: newBitmap(selection.tasks.map((t) => t.uid)), abort }
     let processing: Task[] = selection.tasks
     let outcome: ComputedBatch | null = null
@@ -138,13 +140,13 @@ export class Scheduler {
       await this.shadowed([...processing.flatMap((t) => this.queue.putOps(t)), this.queue.nextBatchUidOp()], () => {
         selection.tasks.forEach((t, i) => this.queue.replaced(t, processing[i]!))
       })
-      this.queue.batchStarted(makeBatch(batchUid, processing, startedAt, null, selection.strategy))
+      this.queue.batchStarted(makeBatch(batchUid, processing, startedAt, null, selection.strategy), progress)
       endStage('registering tasks as processing')
 
       if (this.options.batchDelayMs) await sleep(this.options.batchDelayMs, abort.signal)
 
       // 2. Compute the effects.
-      outcome = abort.signal.aborted ? null : await this.compute(processing, batchUid, abort.signal)
+      outcome = abort.signal.aborted ? null : await this.compute(processing, batchUid, abort.signal, progress)
       endStage('computing batch')
       // The effects' writes: a settings reindex runs here, and a cancelation can stop it too.
       const ops = outcome && !abort.signal.aborted ? await this.prepare(outcome, abort.signal) : null
@@ -163,6 +165,7 @@ export class Scheduler {
       }
 
       // 3. Commit effects + final task states + batch record atomically, and publish in the same tick.
+      progress.phase('writing tasks to disk')
       const finishedAt = nowMicros()
       // The batch's members (its own tasks, and the tasks a cancelation cancels) take the batch's dates; task
       // history rewritten by a rename or swap keeps its own.
@@ -237,8 +240,8 @@ export class Scheduler {
   }
 
   /** The batch's effects; null when it was aborted midway (nothing of it will be committed). */
-  private async compute(tasks: Task[], batchUid: number, signal: AbortSignal): Promise<ComputedBatch | null> {
-    const env: BatchEnv = { store: this.store, queue: this.queue, catalog: this.catalog, deps: this.deps, options: this.options }
+  private async compute(tasks: Task[], batchUid: number, signal: AbortSignal, progress: Progress): Promise<ComputedBatch | null> {
+    const env: BatchEnv = { store: this.store, queue: this.queue, catalog: this.catalog, deps: this.deps, options: this.options, progress }
     const first = tasks[0]!
     if (first.type === 'taskCancelation') return computeCancelation(env, first, batchUid)
     if (first.type === 'taskDeletion') return computeDeletion(env, tasks)

@@ -13,6 +13,7 @@ import { TaskIndex, newBitmap, paginate, type Bitmap } from './task-index.js'
 import type { Batch, Details, Micros, Operation, Task, TaskStatus, TaskType } from './types.js'
 import type { Page, TaskFilter } from './query.js'
 import { formatMicros, nowMicros } from './time.js'
+import type { Progress } from './progress.js'
 
 /**
  * Tasks and batches are stored as JSON text: their details and settings updates carry user-named keys, which must
@@ -54,6 +55,8 @@ export class TaskQueue {
   private readonly batchOfTask = new Map<number, number>()
   /** The batch being processed: visible on `GET /batches` (with `finishedAt: null`) until it is recorded. */
   private processingBatch: Batch | null = null
+  /** What it is doing (updated by the scheduler and the indexing code as they go). */
+  private processingProgress: Progress | null = null
   private nextUid: number
   nextBatchUid: number
   /** Called after each registration becomes durable. */
@@ -181,6 +184,11 @@ export class TaskQueue {
     return this.store.getMany('tasks', list.map((u) => keys.u32(u))).flatMap((raw) => (raw ? [decode<Task>(raw)] : []))
   }
 
+  /** The progress of batch `uid` while it runs; null otherwise. */
+  progressOf(uid: number): Progress | null {
+    return this.processingBatch?.uid === uid ? this.processingProgress : null
+  }
+
   getBatch(uid: number): Batch | undefined {
     if (this.processingBatch?.uid === uid) return this.processingBatch
     if (this.isLoaded && !this.batchUids.has(uid)) return undefined
@@ -201,13 +209,14 @@ export class TaskQueue {
   }
 
   batchRecorded(batch: Batch): void {
-    if (this.processingBatch?.uid === batch.uid) this.processingBatch = null
+    if (this.processingBatch?.uid === batch.uid) { this.processingBatch = null; this.processingProgress = null }
     this.indexBatch(batch)
   }
 
   /** A batch started: show it while it runs. */
-  batchStarted(batch: Batch): void {
+  batchStarted(batch: Batch, progress: Progress | null = null): void {
     this.processingBatch = batch
+    this.processingProgress = progress
     this.indexBatch(batch)
   }
 
@@ -215,6 +224,7 @@ export class TaskQueue {
   batchAbandoned(uid: number): void {
     if (this.processingBatch?.uid !== uid) return
     this.processingBatch = null
+    this.processingProgress = null
     this.batchRemoved(uid)
   }
 

@@ -1,5 +1,6 @@
 import type { Batch, BatchView, EnqueuedTask, Task, TaskView } from './types.js'
 import { formatDuration, formatMicros } from './time.js'
+import { Progress } from './progress.js'
 
 export function enqueuedView(task: Task): EnqueuedTask {
   const view: EnqueuedTask = { taskUid: task.uid, indexUid: task.indexUid, status: 'enqueued', type: task.type, enqueuedAt: formatMicros(task.enqueuedAt) }
@@ -27,10 +28,11 @@ export function taskView(task: Task): TaskView {
   return view
 }
 
-export function batchView(batch: Batch): BatchView {
+/** `progress`: what the batch is doing while it runs (a batch without one shows its first step). */
+export function batchView(batch: Batch, progress: Progress | null = null): BatchView {
   return {
     uid: batch.uid,
-    progress: batch.finishedAt === null ? { steps: [{ currentStep: 'processing tasks', finished: 0, total: 2 }], percentage: 0 } : null,
+    progress: batch.finishedAt === null ? (progress ?? new Progress()).view() : null,
     details: batch.details,
     stats: batch.stats,
     duration: batch.finishedAt === null ? null : formatDuration(batch.finishedAt - batch.startedAt),

@@ -3,6 +3,7 @@
  * everything an operation needs, created once by the server (on `engine.store`) or by the local API (on a
  * `Store` of its own). Operations take it as `auth`; transports only pass it along.
  */
+import { createHmac } from 'node:crypto'
 import type { Store } from '../../engine/storage/index.js'
 import type { AccessUser, AuthConfig, FieldConfig, SanitizedAuthConfig, SanitizedCollection } from './config/types.js'
 import { DEFAULT_COLLECTION, sanitizeAuthConfig } from './config/sanitize.js'
@@ -83,14 +84,22 @@ export class AuthService {
 
 /**
  * The server's auth config: `configPath` (or the default `users` collection), sanitized for `env`. Loaded before
- * the engine opens, so a bad config stops the start cleanly. Without a secret it warns loudly (development) or
+ * the engine opens, so a bad config stops the start cleanly. A config without a secret signs with one derived from
+ * the master key when there is one (so `--env production --master-key ...` starts without a config file, and a new
+ * master key ends every session, as it changes every API key); with neither it warns loudly (development) or
  * refuses (production, in sanitize).
  */
-export async function loadAuthConfig(options: { configPath: string | null; env: 'development' | 'production'; log: AuthLogger }): Promise<SanitizedAuthConfig> {
+export async function loadAuthConfig(options: { configPath: string | null; env: 'development' | 'production'; masterKey: string | null; log: AuthLogger }): Promise<SanitizedAuthConfig> {
   const raw: AuthConfig = options.configPath ? await loadAuthConfigFile(options.configPath) : { collections: [DEFAULT_COLLECTION] }
-  const config = sanitizeAuthConfig(raw, options.env)
+  const withSecret = raw.secret === undefined && options.masterKey !== null ? { ...raw, secret: secretFromMasterKey(options.masterKey) } : raw
+  const config = sanitizeAuthConfig(withSecret, options.env)
   if (config.developmentSecret) {
     options.log.warn('*** AUTH: no secret configured: tokens are signed with a fixed DEVELOPMENT secret anyone can forge. Set `secret` in a --config file before exposing this service. ***')
   }
   return config
+}
+
+/** The auth secret a master key stands for: an HMAC under a label of its own, so it is no API key's value. */
+function secretFromMasterKey(masterKey: string): string {
+  return createHmac('sha256', masterKey).update('tessera auth collections secret').digest('hex')
 }

@@ -80,7 +80,7 @@ t.test('--help lists every option with its environment variable', async (t) => {
   t.match(res.stdout, /^Usage: tessera \[options\]/)
   t.ok(OPTIONS.length >= 8)
   for (const o of OPTIONS) {
-    t.ok(res.stdout.includes(`--${o.flag} <${o.value}>`), `--${o.flag}`)
+    t.ok(res.stdout.includes(o.switch ? `  --${o.flag}\n` : `--${o.flag} <${o.value}>`), `--${o.flag}`)
     t.ok(res.stdout.includes(`[env: TESSERA_${o.flag.toUpperCase().replace(/-/g, '_')}]`), `env of --${o.flag}`)
   }
   for (const flag of ['--db-path', '--http-addr', '--master-key', '--env', '--http-payload-size-limit', '--log-level', '--http-adapter', '--max-indexing-threads']) {
@@ -107,6 +107,7 @@ t.test('bad options exit 2 with a message', async (t) => {
     [[], { TESSERA_HTTP_PAYLOAD_SIZE_LIMIT: '-5' }, 'error: invalid size `-5`: expected a number of bytes with an optional unit (B, KB, MB, GB, KiB, MiB, GiB)'],
     [['--master-key', ''], {}, 'error: --master-key cannot be empty: leave it out to run without a master key'],
     [['--env', 'staging'], {}, 'error: invalid --env `staging`: expected development or production'],
+    [['--no-preview=maybe'], {}, 'error: invalid --no-preview `maybe`: expected true or false'],
   ]
   for (const [args, env, message] of cases) {
     const res = run(args, env)

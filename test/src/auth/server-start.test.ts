@@ -1,12 +1,34 @@
-/** Starting the service with and without an auth config: production needs a secret; a .ts config works. */
+/**
+ * Starting the service with and without an auth config: without a secret, production signs with one derived from the
+ * master key (a new master key ends the sessions); a .ts config works.
+ */
 import t from 'tap'
-import { call, startServer, serverFor } from '../../helpers/server.js'
+import { rmSync } from 'node:fs'
+import { call, startServer, serverFor, tempDir } from '../../helpers/server.js'
 import { configFile } from '../../helpers/auth.js'
 
-t.test('production refuses to start without an auth secret', async (t) => {
-  await t.rejects(startServer({ args: ['--env', 'production', '--master-key', 'a-master-key-of-16-bytes'] }), /needs a `secret`/)
+t.test('production without an auth secret signs with one derived from the master key', async (t) => {
+  const dbPath = tempDir()
+  t.teardown(() => rmSync(dbPath, { recursive: true, force: true }))
+  const production = (masterKey: string) => ({ dbPath, args: ['--env', 'production', '--master-key', masterKey] })
+  let server = await startServer(production('a-master-key-of-16-bytes'))
+  t.notMatch(server.logs(), /DEVELOPMENT secret/, 'no development secret')
+  const api = () => `${server.url}/api/users`
+  t.equal((await call(`${api()}/first-register`, { method: 'POST', json: { email: 'a@app.test', password: 'admin-pass' } })).status, 200)
+  const { token } = (await call(`${api()}/login`, { method: 'POST', json: { email: 'a@app.test', password: 'admin-pass' } })).body
+  const me = () => call(`${api()}/me`, { headers: { authorization: `JWT ${token}` } })
+  t.equal((await me()).body.user?.email, 'a@app.test', 'the token works')
+  await server.stop()
+  server = await startServer(production('a-master-key-of-16-bytes'))
+  t.equal((await me()).body.user?.email, 'a@app.test', 'the same master key: the same secret after a restart')
+  await server.stop()
+  server = await startServer(production('another-master-key-of-16-bytes'))
+  t.equal((await me()).body.user, null, 'a new master key: the old token no longer verifies')
+  await server.stop()
   const noSecret = configFile(t, "export default { collections: [{ slug: 'users', auth: true }] }\n")
-  await t.rejects(startServer({ args: ['--env', 'production', '--master-key', 'a-master-key-of-16-bytes', '--config', noSecret] }), /needs a `secret`/)
+  server = await startServer({ args: ['--env', 'production', '--master-key', 'a-master-key-of-16-bytes', '--config', noSecret] })
+  t.notMatch(server.logs(), /DEVELOPMENT secret/, 'a config without a secret takes the derived one too')
+  await server.stop()
   await t.rejects(startServer({ args: ['--config', configFile(t, 'export default 1\n')] }), /must have a default export/)
 })
 
