@@ -6,7 +6,7 @@
  */
 import { TesseraError } from '../../engine/errors/index.js'
 import { nowMicros } from '../../engine/tasks/time.js'
-import { ACTIONS, GLOBAL_ACTIONS, isAction, type Action } from '../keys/actions.js'
+import { MEILISEARCH_ACTIONS, GLOBAL_ACTIONS, isAction, type Action } from '../keys/actions.js'
 import { expiresAtMessage, parseExpiresAt, type Expiry } from '../keys/expiry.js'
 import { indexPatternMessage } from '../keys/index-pattern.js'
 import type { NewKey } from '../keys/key-store.js'
@@ -33,7 +33,7 @@ function actionsOf(value: unknown): Action[] {
   if (!Array.isArray(value)) throw invalidType(code, '.actions', 'an array', value)
   return value.map((item, i) => {
     if (typeof item !== 'string') throw invalidType(code, at('.actions', i), 'a string', item)
-    if (!isAction(item)) throw unknownValue(code, at('.actions', i), item, ACTIONS)
+    if (!isAction(item)) throw unknownValue(code, at('.actions', i), item, MEILISEARCH_ACTIONS)
     return item
   })
 }

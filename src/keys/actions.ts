@@ -8,7 +8,7 @@
  * (`expandActions`), the way Meilisearch fills its inverted action table (`meilisearch-auth/src/store.rs`).
  */
 
-export const ACTIONS = [
+export const MEILISEARCH_ACTIONS = [
   '*', 'search',
   'documents.*', 'documents.add', 'documents.get', 'documents.delete',
   'indexes.*', 'indexes.create', 'indexes.get', 'indexes.update', 'indexes.delete', 'indexes.swap',
@@ -28,12 +28,21 @@ export const ACTIONS = [
   'webhooks.get', 'webhooks.update', 'webhooks.delete', 'webhooks.create', 'webhooks.*',
   'indexes.compact', 'fields.post', 'tasks.compact',
   'dynamicSearchRules.get', 'dynamicSearchRules.create', 'dynamicSearchRules.update', 'dynamicSearchRules.delete', 'dynamicSearchRules.*',
-  // Tessera's own, after Meilisearch's: the workflow API (area D, `X-SERVICE-API-KEY`; src/workflows/auth.ts).
+] as const
+
+/**
+ * Tessera's own actions: the workflow API (area D, `X-SERVICE-API-KEY`; src/workflows/auth.ts). A key may hold
+ * them, but the "Unknown value" error lists Meilisearch's actions alone, word for word as Meilisearch does, so a
+ * client or test matching that message sees the same text.
+ */
+const TESSERA_ACTIONS = [
   'workflows.*', 'workflows.list', 'workflows.get', 'workflows.create', 'workflows.update', 'workflows.delete',
   'workflows.activate', 'workflows.transfer', 'workflows.tags.get', 'workflows.tags.update',
   'tags.*', 'tags.list', 'tags.get', 'tags.create', 'tags.update', 'tags.delete',
   'projects.*', 'projects.list', 'projects.create',
 ] as const
+
+export const ACTIONS = [...MEILISEARCH_ACTIONS, ...TESSERA_ACTIONS] as const
 
 export type Action = (typeof ACTIONS)[number]
 
