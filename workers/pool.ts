@@ -21,11 +21,20 @@ export function createWorkerPool(threads = availableParallelism()): WorkerPool {
   })
   return {
     threads: Math.max(1, threads),
-    async run<I, O>(job: JobName, input: I): Promise<O> {
+    async run<I, O>(job: JobName, input: I, options: { signal?: AbortSignal } = {}): Promise<O> {
+      const { signal } = options
+      if (signal?.aborted) throw signal.reason
       const encoded = packr.pack(input)
       const owned = new Uint8Array(encoded.byteLength)
       owned.set(encoded)
-      const result: Uint8Array = await piscina.run({ job, input: owned }, { transferList: [owned.buffer] })
+      let result: Uint8Array
+      try {
+        result = await piscina.run({ job, input: owned }, { transferList: [owned.buffer], signal })
+      } catch (err) {
+        // Piscina rejects a canceled job with its own AbortError; callers expect the signal's reason.
+        if (signal?.aborted) throw signal.reason
+        throw err
+      }
       return packr.unpack(result) as O
     },
     async close() {

@@ -7,7 +7,6 @@ import { embedderKind } from './config.js'
 import { CompositeEmbedder } from './composite.js'
 import { DocumentTemplate, checkDocumentTemplate } from './document-template.js'
 import { createHostedAiEmbedder } from './hosted-ai.js'
-import { LocalHubEmbedder } from './local-hub.js'
 import { createLocalServerEmbedder } from './local-server.js'
 import { RemoteEmbedder } from './rest.js'
 import { resolveRuntime, type Embedder, type EmbedderRuntime, type RemoteTuning, type ResolvedRuntime } from './types.js'
@@ -30,8 +29,11 @@ async function build(name: string, settings: EmbedderConfig, runtime: ResolvedRu
       return createHostedAiEmbedder(name, settings, template(name, settings), runtime, signal)
     case 'localServer':
       return createLocalServerEmbedder(name, settings, template(name, settings), runtime, signal)
-    case 'localHub':
+    case 'localHub': {
+      // Loaded on first use: transformers.js and ONNX Runtime cost every worker a third of a second to import.
+      const { LocalHubEmbedder } = await import('./local-hub.js')
       return LocalHubEmbedder.create(name, settings, template(name, settings), runtime)
+    }
     case 'rest':
       return RemoteEmbedder.create({
         name,

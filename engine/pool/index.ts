@@ -6,8 +6,11 @@
 export interface WorkerPool {
   /** Number of worker threads. */
   readonly threads: number
-  /** Run the named job (see engine/pool/jobs.ts) on `input` in a worker. */
-  run<I, O>(job: JobName, input: I): Promise<O>
+  /**
+   * Run the named job (see engine/pool/jobs.ts) on `input` in a worker. Aborting `signal` rejects with its reason;
+   * a job already running is stopped with its worker thread (a fresh one takes its place).
+   */
+  run<I, O>(job: JobName, input: I, options?: { signal?: AbortSignal }): Promise<O>
   close(): Promise<void>
 }
 

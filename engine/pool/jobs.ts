@@ -8,6 +8,7 @@ import type { WorkerPool } from './index.js'
 import { extractWords, type ExtractedChunk, type ExtractionConfig } from '../inverted/extract.js'
 import { prepareDocuments, type PreparedChunk } from '../documents/prepare.js'
 import { editChunk, type EditChunkInput, type EditChunkOutput } from '../rhai/index.js'
+import { generateEmbeddings, type ChunkRunner, type GenerateInput, type GeneratedEmbeddings } from '../embedders/index.js'
 
 export const jobs = {
   /**
@@ -35,6 +36,13 @@ export const jobs = {
   editChunk(input: EditChunkInput): EditChunkOutput {
     return editChunk(input)
   },
+  /**
+   * The vectors of a chunk of documents for an index's embedders (see embedders/generate.ts). A cancelation ends
+   * the worker running it (the pool's signal), which closes its requests.
+   */
+  generateEmbeddings(input: GenerateInput): Promise<GeneratedEmbeddings> {
+    return generateEmbeddings(input)
+  },
   /** The searchable words of documents given as JSON text (a JSON array). */
   extractWords(input: { docs: string; extraction: ExtractionConfig }): ExtractedChunk {
     return extractWords(JSON.parse(input.docs) as Record<string, unknown>[], input.extraction)
@@ -47,4 +55,10 @@ export type Jobs = typeof jobs
 export async function runJob<K extends keyof Jobs>(pool: WorkerPool | undefined, job: K, input: Parameters<Jobs[K]>[0]): Promise<Awaited<ReturnType<Jobs[K]>>> {
   if (pool) return pool.run<typeof input, Awaited<ReturnType<Jobs[K]>>>(job, input)
   return (await (jobs[job] as (i: unknown) => unknown)(input)) as Awaited<ReturnType<Jobs[K]>>
+}
+
+/** Chunks of embedding generation run in the pool when there is one (canceled through it), inline otherwise. */
+export function embeddingRunner(pool: WorkerPool | undefined): ChunkRunner {
+  if (pool) return (input, signal) => pool.run<GenerateInput, GeneratedEmbeddings>('generateEmbeddings', input, { signal })
+  return (input, signal) => generateEmbeddings(input, { signal })
 }
