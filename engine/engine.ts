@@ -10,6 +10,7 @@ import { Scheduler } from './scheduler/scheduler.js'
 import type { BatchLimits } from './scheduler/selection.js'
 import type { WorkerPool } from './pool/index.js'
 import { Features } from './features/index.js'
+import { closeEmbedders, setEmbedderRuntime, type EmbedderRuntime } from './embedders/index.js'
 import { DocumentStore } from './documents/store.js'
 import { InvertedStore } from './inverted/index.js'
 import { PayloadFiles } from './payload/files.js'
@@ -31,6 +32,8 @@ export interface EngineOptions {
   maxTasks?: number
   /** How large one batch may grow (tasks, payload bytes). */
   batchLimits?: BatchLimits
+  /** What embedders are built with (models folder, allowed networks, timeouts, query cache), in every thread. */
+  embedders?: EmbedderRuntime
 }
 
 export class Engine {
@@ -53,6 +56,7 @@ export class Engine {
 
   static async open(options: EngineOptions): Promise<Engine> {
     const log: Log = options.log ?? (() => {})
+    setEmbedderRuntime(options.embedders ?? {})
     const store = await Store.open(options.path)
     const queue = await TaskQueue.load(store, { maxTasks: options.maxTasks, log })
     const catalog = await IndexCatalog.load(store)
@@ -79,6 +83,8 @@ export class Engine {
 
   async close(): Promise<void> {
     await this.scheduler.stop()
+    // The query embedders of this thread (workers close theirs with the pool).
+    await closeEmbedders()
     await this.store.close()
   }
 }

@@ -4,6 +4,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import { availableParallelism, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { parseAllowedIpNetworks, type EmbedderRuntime } from '../engine/embedders/index.js'
 import { LOG_LEVELS, type LogLevel } from './log.js'
 
 export interface Config {
@@ -27,6 +29,11 @@ export interface Config {
   preview: boolean
   /** Test hook (env `TESSERA_TEST_BATCH_DELAY_MS` only): hold each batch in `processing` this long. */
   testBatchDelayMs: number
+  /**
+   * What embedders are built with: `--models-dir`, `--experimental-allowed-ip-networks`,
+   * `--experimental-rest-embedder-timeout-seconds`, `--experimental-embedding-cache-entries`.
+   */
+  embedders: EmbedderRuntime
 }
 
 interface OptionSpec {
@@ -51,6 +58,10 @@ export const OPTIONS: OptionSpec[] = [
   { flag: 'log-level', value: 'LEVEL', default: 'INFO', help: `One of ${LOG_LEVELS.join(', ')}.` },
   { flag: 'http-adapter', value: 'uws|node', default: 'uws', help: 'HTTP server: uWebSockets.js, or node:http (also the fallback where uWS cannot load).' },
   { flag: 'no-preview', value: '', switch: true, default: 'false', help: 'Do not serve the search preview page at / (it is never served with --env production).' },
+  { flag: 'models-dir', value: 'PATH', default: '<db-path>/models', help: 'Folder of the local models `huggingFace`/`localHub` embedders run (`<model>/config.json`, `tokenizer.json`, `onnx/model.onnx`). Models are never downloaded.' },
+  { flag: 'experimental-allowed-ip-networks', value: 'CIDRS|any', default: 'none', help: 'Loopback, private and link-local networks that embedders (and every outbound request) may reach, comma-separated CIDRs or `any`; other non-global addresses are refused. Checked on the address connected to.' },
+  { flag: 'experimental-rest-embedder-timeout-seconds', value: 'N', default: '30', help: 'Timeout of one request to a remote embedder, in seconds.' },
+  { flag: 'experimental-embedding-cache-entries', value: 'N', default: '0', help: 'Search query vectors cached per embedder (least recently used evicted); 0 disables the cache.' },
   { flag: 'config', value: 'FILE', default: 'one `users` collection, development secret', help: 'Auth config module (.js, .mjs, .ts or .json) whose default export sets the secret, collections and email of /api. Production requires one with a secret.' },
 ]
 
@@ -149,10 +160,11 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const noPreview = SWITCH_VALUES.get((get('no-preview') ?? 'false').toLowerCase())
   if (noPreview === undefined) throw new ConfigError(`invalid --no-preview \`${get('no-preview')}\`: expected true or false`)
   const delay = Number(env.TESSERA_TEST_BATCH_DELAY_MS ?? 0)
+  const dbPath = get('db-path') ?? './data.ms'
   return {
     kind: 'run',
     config: {
-      dbPath: get('db-path') ?? './data.ms',
+      dbPath,
       httpAddr: parseAddr(get('http-addr') ?? '127.0.0.1:7700'),
       masterKey,
       env: envValue,
@@ -166,6 +178,33 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       maxBatchedTasks,
       preview: envValue === 'development' && !noPreview,
       testBatchDelayMs: Number.isFinite(delay) && delay > 0 ? delay : 0,
+      embedders: embedderRuntime(get, dbPath),
     },
+  }
+}
+
+/** The embedders' options from their flags. */
+function embedderRuntime(get: (flag: string) => string | undefined, dbPath: string): EmbedderRuntime {
+  const networksText = get('experimental-allowed-ip-networks')
+  let allowedIpNetworks: EmbedderRuntime['allowedIpNetworks'] = []
+  if (networksText !== undefined) {
+    try {
+      allowedIpNetworks = parseAllowedIpNetworks(networksText)
+    } catch (err) {
+      throw new ConfigError(`invalid --experimental-allowed-ip-networks \`${networksText}\`: ${(err as Error).message}`)
+    }
+  }
+  const timeoutText = get('experimental-rest-embedder-timeout-seconds')
+  const timeout = timeoutText === undefined ? 30 : Number(timeoutText)
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new ConfigError(`invalid --experimental-rest-embedder-timeout-seconds \`${timeoutText}\`: expected a number of seconds above 0`)
+  const cacheText = get('experimental-embedding-cache-entries')
+  const cache = cacheText === undefined ? 0 : Number(cacheText)
+  if (!Number.isInteger(cache) || cache < 0) throw new ConfigError(`invalid --experimental-embedding-cache-entries \`${cacheText}\`: expected a whole number from 0`)
+  return {
+    modelsPath: get('models-dir') ?? join(dbPath, 'models'),
+    allowRemoteModels: false,
+    allowedIpNetworks,
+    requestTimeoutMs: Math.round(timeout * 1000),
+    queryCacheEntries: cache,
   }
 }

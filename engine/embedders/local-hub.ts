@@ -102,7 +102,7 @@ export class LocalHubEmbedder implements Embedder {
     const root = resolve(runtime.modelsPath)
     const dir = join(root, model)
     if (!runtime.allowRemoteModels && !existsSync(join(dir, 'config.json'))) {
-      throw generationFailed(new EmbedError('user', `model \`${model}\` not found: no \`config.json\` in \`${dir}\`\n  - Note: models are not downloaded; put the model's \`config.json\`, \`tokenizer.json\` and \`onnx/model.onnx\` in \`${dir}\`, or allow remote models`))
+      throw generationFailed(new EmbedError('user', `model \`${model}\` not found: no \`config.json\` in \`${dir}\`\n  - Note: models are not downloaded; put the model's \`config.json\`, \`tokenizer.json\` and \`onnx/model.onnx\` in \`${dir}\` (the folder \`--models-dir\` names)`))
     }
     const dtype = existsSync(join(dir, 'onnx', 'model.onnx')) || !existsSync(join(dir, 'onnx', 'model_quantized.onnx')) ? 'fp32' : 'q8'
     let loaded: [PreTrainedTokenizer, PreTrainedModel]

@@ -33,3 +33,15 @@ t.test('--help shows it as a switch', async (t) => {
   t.match(help, /\n {2}--no-preview\n {6}Do not serve the search preview page at \//)
   t.match(help, /\[env: TESSERA_NO_PREVIEW\]/)
 })
+
+t.test('embedder options: models folder, allowed networks, request timeout, query cache', async (t) => {
+  const defaults = run(['--db-path', '/data/x.ms']).embedders
+  t.same(defaults, { modelsPath: '/data/x.ms/models', allowRemoteModels: false, allowedIpNetworks: [], requestTimeoutMs: 30_000, queryCacheEntries: 0 })
+  const given = run(['--models-dir', '/models', '--experimental-allowed-ip-networks', '127.0.0.0/8,::1/128', '--experimental-rest-embedder-timeout-seconds', '2.5', '--experimental-embedding-cache-entries', '100']).embedders
+  t.same(given, { modelsPath: '/models', allowRemoteModels: false, allowedIpNetworks: ['127.0.0.0/8', '::1/128'], requestTimeoutMs: 2500, queryCacheEntries: 100 })
+  t.equal(run([], { TESSERA_EXPERIMENTAL_ALLOWED_IP_NETWORKS: 'any' }).embedders.allowedIpNetworks, 'any', 'from the environment')
+  t.equal(run([], { TESSERA_EXPERIMENTAL_EMBEDDING_CACHE_ENTRIES: '7' }).embedders.queryCacheEntries, 7)
+  t.throws(() => run(['--experimental-allowed-ip-networks', '10.0.0.0/99']), /invalid --experimental-allowed-ip-networks `10.0.0.0\/99`/)
+  t.throws(() => run(['--experimental-rest-embedder-timeout-seconds', '0']), new ConfigError('invalid --experimental-rest-embedder-timeout-seconds `0`: expected a number of seconds above 0'))
+  t.throws(() => run(['--experimental-embedding-cache-entries', '-1']), new ConfigError('invalid --experimental-embedding-cache-entries `-1`: expected a whole number from 0'))
+})

@@ -72,7 +72,7 @@ t.test('a missing model is a clear error naming the folder', async (t) => {
   const dir = join(models, 'nobody/nothing')
   await t.rejects(createEmbedder('hf', { source: 'huggingFace', model: 'nobody/nothing' } as never, { modelsPath: models }), {
     code: 'vector_embedding_error',
-    message: `Error while generating embeddings: user error: model \`nobody/nothing\` not found: no \`config.json\` in \`${dir}\`\n  - Note: models are not downloaded; put the model's \`config.json\`, \`tokenizer.json\` and \`onnx/model.onnx\` in \`${dir}\`, or allow remote models`,
+    message: `Error while generating embeddings: user error: model \`nobody/nothing\` not found: no \`config.json\` in \`${dir}\`\n  - Note: models are not downloaded; put the model's \`config.json\`, \`tokenizer.json\` and \`onnx/model.onnx\` in \`${dir}\` (the folder \`--models-dir\` names)`,
   })
 })
 
