@@ -17,6 +17,7 @@ export async function deleteByIds(batch: IndexBatch, meta: IndexMeta, ids: reado
   const docs = batch.docs(meta)
   const words = await batch.wordsDraft(meta)
   const facets = await batch.facetsDraft(meta)
+  const vectors = await batch.vectorsDraft(meta)
   let deleted = 0
   for (const id of ids) {
     const ext = canonicalId(id)
@@ -28,6 +29,7 @@ export async function deleteByIds(batch: IndexBatch, meta: IndexMeta, ids: reado
     const docid = ext === null ? undefined : docs.delete(ext)
     if (docid !== undefined) {
       words.remove(docid)
+      vectors.remove(docid)
       deleted++
     }
   }
@@ -46,9 +48,11 @@ export async function deleteByFilter(batch: IndexBatch, meta: IndexMeta, filter:
     if (doc) doomed.push([documentId(doc, meta.primaryKey!), docid, doc])
   }
   const words = await batch.wordsDraft(meta)
+  const vectors = await batch.vectorsDraft(meta)
   for (const [ext, docid, doc] of doomed) {
     if (docs.delete(ext) === undefined) continue
     words.remove(docid)
+    vectors.remove(docid)
     facets?.remove(docid, doc)
   }
   return doomed.length
