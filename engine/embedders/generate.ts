@@ -82,7 +82,12 @@ export async function generateEmbeddings(input: GenerateInput, options: { signal
     const previousOf = (at: number) => input.previous?.[at]?.[name]
     try {
       if (embedderKind(entry.settings.source) === 'userProvided') {
-        const missing = docs.map((doc, at) => ({ doc, at })).filter(({ doc, at }) => generates(providedVectors(doc, name), previousOf(at)) && previousOf(at) === undefined)
+        // New documents must bring vectors (or opt out); a changed one keeps what it has unless it asks to regenerate.
+        const needsVectors = (doc: Document, at: number) => {
+          const provided = providedVectors(doc, name)
+          return input.previous?.[at] == null ? generates(provided, undefined) : provided.kind === 'flag' && provided.regenerate
+        }
+        const missing = docs.map((doc, at) => ({ doc, at })).filter(({ doc, at }) => needsVectors(doc, at))
         if (missing.length > 0) throw missingUserVectors(name, Object.keys(input.embedders), missing.map((m) => ({ doc: m.doc, id: input.ids[m.at]! })), docs)
         continue
       }

@@ -18,6 +18,8 @@ import type { IndexBatch } from './index-batch.js'
 import { DOCUMENT_OPERATION } from '../tasks/progress.js'
 import { providedVectors } from '../vectors/document.js'
 import { storeDocumentVectors } from '../vectors/write.js'
+import type { DocumentVectors } from '../vectors/types.js'
+import { generateVectors, previousVectors, withGivenVectors, type PendingDocument } from './generate-vectors.js'
 
 export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentAddition, details: Details | null): Promise<Details> {
   let meta = batch.deps.draft.get(uid)
@@ -41,6 +43,7 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
   const embedders = batch.settingsOf(meta).embedders
   const withEmbedders = Object.keys(embedders).length > 0
   const dimsOf = (name: string) => vectors.base.get(name)?.dims
+  const embedderNames = Object.keys(embedders)
   // Chunks are prepared in the pool (parsed, ids read, encoded, words extracted), several at once, while this
   // thread stores the one before. Until the primary key is known, the first chunk (which infers it) goes alone.
   const prepare = (i: number): Promise<PreparedChunk> => {
@@ -82,6 +85,8 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
       let skipped = 0
       let from = 0
       let run = 0
+      // Documents the embedders look at, stored with what they generate once the chunk is read.
+      const toEmbed: { docid: number; provided: DocumentVectors | null; pending: PendingDocument }[] = []
       for (let k = 0; k < chunk.ids.length; k++) {
         const ext = chunk.ids[k]!
         const encoded = bytes.subarray(from, (from = chunk.ends[k]!))
@@ -90,26 +95,34 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
         for (let f = 0; f < count; f++) names[f] = chunk.fieldNames[chunk.fields[run + 1 + f]!]!
         run += count + 1
         // A replaced document's old facet values are taken out (so its old version is read).
-        const existing = op.method === 'update' || facets || skipCreation ? docs.lookup(ext) : undefined
+        const existing = op.method === 'update' || facets || skipCreation || withEmbedders ? docs.lookup(ext) : undefined
         if (skipCreation && existing === undefined) { skipped++; continue }
         const old = existing === undefined ? undefined : docs.read(existing)
         if (old && facets) facets.remove(existing!, old)
         // The payload's `_vectors` (not the stored document's): read only when the document has some.
         const given = withEmbedders && encoded.includes('"_vectors"') ? decodeDocument(encoded) : null
         const provided = given ? providedVectors(given, ext, embedders, dimsOf) : null
+        let stored: Document
         if (old && op.method === 'update') {
           // Add-or-update replaces top-level fields whole (nested objects are not deep-merged).
-          const stored = { ...old, ...(given ?? decodeDocument(encoded)) }
+          stored = { ...old, ...(given ?? decodeDocument(encoded)) }
           merged.push({ at: k, doc: stored })
           docids[k] = await docs.put(ext, stored)
           facets?.add(docids[k]!, stored)
         } else {
           docids[k] = await docs.putEncoded(ext, encoded, names)
-          const doc = decodeDocument(encoded)
-          facets?.add(docids[k]!, doc)
-          if (skipCreation) replaced.push({ at: k, doc })
+          stored = decodeDocument(encoded)
+          facets?.add(docids[k]!, stored)
+          if (skipCreation) replaced.push({ at: k, doc: stored })
         }
-        if (provided) storeDocumentVectors(vectors, docids[k]!, provided)
+        if (withEmbedders) {
+          const previous = existing === undefined ? null : previousVectors(vectors, existing, embedderNames)
+          toEmbed.push({ docid: docids[k]!, provided, pending: { id: ext, doc: withGivenVectors(stored, given), previous, previousDoc: old ?? null } })
+        } else if (provided) storeDocumentVectors(vectors, docids[k]!, provided)
+      }
+      if (toEmbed.length > 0) {
+        const generated = await generateVectors(batch, meta, toEmbed.map((e) => e.pending))
+        toEmbed.forEach((e, i) => storeDocumentVectors(vectors, e.docid, e.provided ?? {}, generated[i]))
       }
       received += chunk.ids.length
       indexed += chunk.ids.length - skipped

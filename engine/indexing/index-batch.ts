@@ -28,6 +28,7 @@ import { editDocuments } from './edition.js'
 import { reindex } from './reindex.js'
 import type { VectorStore } from '../vectors/store.js'
 import type { VectorDraft } from '../vectors/draft.js'
+import type { EmbedderRequests } from '../embedders/index.js'
 
 export interface BatchDeps {
   store: Store
@@ -83,12 +84,20 @@ export class IndexBatch {
   private readonly retired: DocumentDraft[] = []
   /** Payload files to remove once the batch is committed. */
   readonly consumedPayloads: string[] = []
+  /** Requests sent to embedders by the batch, all embedders together (the batch's `stats.embedderRequests`). */
+  readonly embedderRequests: EmbedderRequests = { total: 0, failed: 0, lastError: null }
 
   constructor(readonly deps: BatchDeps) {}
 
   static handles(task: Task): boolean {
     const type = task.operation.type
     return type === 'documentAdditionOrUpdate' || type === 'documentDeletion' || type === 'documentEdition' || type === 'settingsUpdate'
+  }
+
+  countEmbedderRequests(requests: EmbedderRequests): void {
+    this.embedderRequests.total += requests.total
+    this.embedderRequests.failed += requests.failed
+    if (requests.lastError !== null) this.embedderRequests.lastError = requests.lastError
   }
 
   /** Throw `BatchAborted` once the batch was canceled: long loops call it as they go. */

@@ -1,8 +1,9 @@
 /** The batch record shown by `GET /batches`: its tasks' statistics and merged details. */
 import type { Batch, BatchStats, Details, Micros, Task } from '../tasks/types.js'
+import type { EmbedderRequests } from '../embedders/index.js'
 import { TASK_STATUSES, TASK_TYPES } from '../tasks/types.js'
 
-export function makeBatch(uid: number, tasks: Task[], startedAt: Micros, finishedAt: Micros | null, batchStrategy: string, progressTrace?: Record<string, string>): Batch {
+export function makeBatch(uid: number, tasks: Task[], startedAt: Micros, finishedAt: Micros | null, batchStrategy: string, progressTrace?: Record<string, string>, embedderRequests?: EmbedderRequests): Batch {
   const stats: BatchStats = { totalNbTasks: tasks.length, status: {}, types: {}, indexUids: {} }
   for (const s of TASK_STATUSES) {
     const n = tasks.filter((t) => t.status === s).length
@@ -15,6 +16,9 @@ export function makeBatch(uid: number, tasks: Task[], startedAt: Micros, finishe
   const uids = tasks.flatMap((t) => (t.indexUid === null || t.type === 'indexSwap' ? [] : [t.indexUid])).sort()
   for (const u of uids) stats.indexUids[u] = (stats.indexUids[u] ?? 0) + 1
   if (progressTrace !== undefined) stats.progressTrace = progressTrace
+  if (embedderRequests && (embedderRequests.total > 0 || embedderRequests.failed > 0 || embedderRequests.lastError !== null)) {
+    stats.embedderRequests = { total: embedderRequests.total, failed: embedderRequests.failed, ...(embedderRequests.lastError === null ? {} : { lastError: embedderRequests.lastError }) }
+  }
   return { uid, details: mergeDetails(tasks), stats, startedAt, finishedAt, batchStrategy }
 }
 

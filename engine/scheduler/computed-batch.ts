@@ -11,6 +11,7 @@ import type { PayloadFiles } from '../payload/files.js'
 import type { InvertedStore } from '../inverted/index.js'
 import type { FacetStore } from '../facets/index.js'
 import type { VectorStore } from '../vectors/store.js'
+import type { EmbedderRequests } from '../embedders/index.js'
 import type { Features } from '../features/index.js'
 import type { WorkerPool } from '../pool/index.js'
 import type { Details, Task, TaskStatus } from '../tasks/types.js'
@@ -27,6 +28,8 @@ export interface ComputedBatch {
   afterCommit(): Promise<void>
   /** The batch will not be committed (aborted before its commit): undo what it wrote ahead. */
   abandon(): Promise<void>
+  /** Requests sent to embedders so far (counts grow while the batch is prepared). */
+  embedderRequests?: EmbedderRequests
 }
 
 /** What document and settings batches need besides the queue and the catalog. */

@@ -51,6 +51,7 @@ export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: Ab
       publish: () => {},
       afterCommit: removePayloads,
       abandon: async () => {},
+      embedderRequests: documents.embedderRequests,
     }
   }
   const prepare = async () => {
@@ -90,6 +91,7 @@ export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: Ab
       await dropGarbage(env.store, draft.garbage)
     },
     abandon: () => documents.abandon(),
+    embedderRequests: documents.embedderRequests,
   }
 }
 

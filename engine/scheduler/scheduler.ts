@@ -21,6 +21,7 @@ import { selectBatch, type Selection } from './selection.js'
 import { computeCancelation } from './cancelation.js'
 import { computeDeletion } from './task-deletion.js'
 import { computeIndexBatch } from './index-tasks.js'
+import type { EmbedderRequests } from '../embedders/index.js'
 
 export type { SchedulerDeps, SchedulerOptions } from './computed-batch.js'
 
@@ -171,7 +172,7 @@ export class Scheduler {
       // history rewritten by a rename or swap keeps its own.
       const members = outcome.finals.filter((t) => t.batchUid === batchUid)
       for (const t of members) { t.startedAt = startedAt; t.finishedAt = finishedAt }
-      const batch = makeBatch(batchUid, members, startedAt, finishedAt, selection.strategy, trace.details(performance.now() - processStart))
+      const batch = makeBatch(batchUid, members, startedAt, finishedAt, selection.strategy, trace.details(performance.now() - processStart), outcome.embedderRequests)
       const all = ops
       for (const t of outcome.finals) all.push(...this.queue.putOps(t))
       all.push(this.queue.putBatchOp(batch))
@@ -190,7 +191,7 @@ export class Scheduler {
       }
       this.options.log?.(`batch ${batchUid} failed: ${(err as Error).stack ?? err}`, 'ERROR')
       await outcome?.abandon().catch(() => {})
-      await this.failBatch(processing, batchUid, startedAt, selection.strategy, err)
+      await this.failBatch(processing, batchUid, startedAt, selection.strategy, err, outcome?.embedderRequests)
     } finally {
       this.current = null
       this.queue.batchAbandoned(batchUid) // a no-op unless processing failed before the batch was recorded
@@ -220,11 +221,11 @@ export class Scheduler {
   }
 
   /** Record the batch's tasks as failed with `err` (an internal or storage error). */
-  private async failBatch(tasks: Task[], batchUid: number, startedAt: Micros, strategy: string, err: unknown): Promise<void> {
+  private async failBatch(tasks: Task[], batchUid: number, startedAt: Micros, strategy: string, err: unknown, embedderRequests?: EmbedderRequests): Promise<void> {
     const error = toErrorObject(err, (line) => this.options.log?.(`batch ${batchUid}: ${line}`, 'ERROR'))
     const finishedAt = nowMicros()
     const failed = tasks.map((t): Task => ({ ...t, status: 'failed', batchUid, startedAt, finishedAt, details: failedDetails(t.details), error }))
-    const batch = makeBatch(batchUid, failed, startedAt, finishedAt, strategy)
+    const batch = makeBatch(batchUid, failed, startedAt, finishedAt, strategy, undefined, embedderRequests)
     try {
       await this.store.commit([...failed.flatMap((t) => this.queue.putOps(t)), this.queue.putBatchOp(batch), this.queue.nextBatchUidOp()])
     } catch (again) {

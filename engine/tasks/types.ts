@@ -143,6 +143,11 @@ export interface BatchStats {
    * `progressTrace`); absent on batches recorded before it existed and on failed batches.
    */
   progressTrace?: Record<string, string>
+  /**
+   * Requests the batch sent to embedders, all embedders together (Meilisearch's `embedderRequests`): every attempt
+   * in `total`, failed attempts in `failed`, the last failure's text in `lastError`; absent when there were none.
+   */
+  embedderRequests?: { total: number; failed: number; lastError?: string }
 }
 
 export interface Batch {

@@ -16,11 +16,12 @@ t.test('vector store', async (t) => {
   const doc = async (id: string) => (await req(`/indexes/v/documents/${id}?retrieveVectors=true`)).body
 
   t.equal((await settings({ embedders: { manual: { source: 'userProvided', dimensions: 3 }, other: { source: 'userProvided', dimensions: 2 } } })).status, 'succeeded')
+  // As in Meilisearch, a new document names every userProvided embedder (`null` opts out).
   const added = await add([
-    { id: '1', name: 'one', _vectors: { manual: [1, 0, 0] } },
+    { id: '1', name: 'one', _vectors: { manual: [1, 0, 0], other: null } },
     { id: '2', name: 'two', _vectors: { manual: [[0, 1, 0], [0, 0, 1]], other: { embeddings: [0.1, 0.2], regenerate: false } } },
-    { id: '3', name: 'three', _vectors: { manual: null } },
-    { id: '4', name: 'four', _vectors: { unknown: [1, 2] } },
+    { id: '3', name: 'three', _vectors: { manual: null, other: null } },
+    { id: '4', name: 'four', _vectors: { unknown: [1, 2], manual: null, other: null } },
   ])
   t.equal(added.status, 'succeeded', JSON.stringify(added.error))
 
@@ -64,7 +65,7 @@ t.test('vector store', async (t) => {
   })
 
   await t.test('removing an embedder drops its vectors', async (t) => {
-    await add([{ id: '7', _vectors: { other: [1, 1] } }])
+    await add([{ id: '7', _vectors: { other: [1, 1], manual: null } }])
     t.equal((await stats()).numberOfEmbeddings, 2)
     t.equal((await settings({ embedders: { other: null } })).status, 'succeeded')
     t.equal((await stats()).numberOfEmbeddings, 1)

@@ -1,0 +1,84 @@
+/**
+ * Generated embeddings through HTTP with the meilisearch client, against a local embedding server: documents get
+ * their template's vectors (`retrieveVectors`), a partial update of a field the template does not read sends no
+ * request, a template change re-embeds, a failing embedder fails the task with nothing applied, a userProvided
+ * embedder refuses new documents without vectors, and batches report `embedderRequests`.
+ */
+import t from 'tap'
+import { serverFor } from '../../helpers/server.js'
+import { EmbeddingServer, embedText } from '../../helpers/embedding-server.js'
+
+const round = (v: number[]) => v.map((x) => Math.round(x * 1e5) / 1e5)
+
+t.test('generated embeddings', async (t) => {
+  const remote = await EmbeddingServer.start()
+  t.teardown(() => remote.close())
+  const { client } = await serverFor(t, { args: ['--experimental-allowed-ip-networks', '127.0.0.0/8'] })
+  const index = client.index('movies')
+  const rest = {
+    source: 'rest' as const, url: `${remote.url}/batch`, documentTemplate: '{{doc.title}}',
+    request: { texts: [{ text: '{{text}}' }, '{{..}}'] }, response: { items: [{ embedding: { values: '{{embedding}}' } }, '{{..}}'] },
+  }
+  const settingsTask = await index.updateSettings({ embedders: { rest } }).waitTask()
+  t.equal(settingsTask.status, 'succeeded', JSON.stringify(settingsTask.error))
+  const vectorOf = async (id: string) => {
+    const doc = await index.getDocument(id, { retrieveVectors: true }) as { _vectors: Record<string, { embeddings: number[][]; regenerate: boolean }> }
+    return doc._vectors.rest!
+  }
+  // The dimension probe (`test`) is sent whenever an embedder is built with new settings: left out here.
+  const sentTexts = () => remote.requestsTo('/batch').flatMap((r) => (r.body as { texts: { text: string }[] }).texts.map((x) => x.text)).filter((x) => x !== 'test')
+
+  await t.test('added documents get the vectors of their rendered template', async (t) => {
+    remote.requests.length = 0
+    const task = await index.addDocuments([{ id: '1', title: 'a brave dog', year: 2000 }, { id: '2', title: 'kefir', year: 2001 }, { id: '3', title: 'given', _vectors: { rest: [1, 0, 0, 0, 0, 0, 0, 0] } }]).waitTask()
+    t.equal(task.status, 'succeeded', JSON.stringify(task.error))
+    t.same(sentTexts(), ['a brave dog', 'kefir'], 'one request for the two texts (the probe aside); a document with vectors is not sent')
+    const one = await vectorOf('1')
+    t.same(one.embeddings.map(round), [round(embedText('a brave dog', 8))])
+    t.equal(one.regenerate, true)
+    t.same((await vectorOf('3')).embeddings, [[1, 0, 0, 0, 0, 0, 0, 0]])
+    const batch = await client.batches.getBatch(task.batchUid!)
+    t.same((batch.stats as Record<string, unknown>).embedderRequests, { total: 1, failed: 0 }, 'the batch counts its embedder requests (not the dimension probe)')
+  })
+
+  await t.test('a partial update of a field the template does not read sends no request', async (t) => {
+    remote.requests.length = 0
+    t.equal((await index.updateDocuments([{ id: '1', year: 1999 }]).waitTask()).status, 'succeeded')
+    t.same(sentTexts(), [])
+    t.equal((await index.updateDocuments([{ id: '2', title: 'kefir is good' }]).waitTask()).status, 'succeeded')
+    t.same(sentTexts(), ['kefir is good'])
+    t.same((await vectorOf('2')).embeddings.map(round), [round(embedText('kefir is good', 8))])
+  })
+
+  await t.test('a template change re-embeds the documents whose text changed', async (t) => {
+    remote.requests.length = 0
+    const task = await index.updateSettings({ embedders: { rest: { documentTemplate: '{{doc.title}} {{doc.year}}' } } }).waitTask()
+    t.equal(task.status, 'succeeded', JSON.stringify(task.error))
+    t.same(sentTexts().sort(), ['a brave dog 1999', 'kefir is good 2001'], 'user-provided vectors stay')
+    t.same((await vectorOf('1')).embeddings.map(round), [round(embedText('a brave dog 1999', 8))])
+    t.same((await vectorOf('3')).embeddings, [[1, 0, 0, 0, 0, 0, 0, 0]])
+  })
+
+  await t.test('a failing embedder fails the task and nothing is applied', async (t) => {
+    remote.faults.push({ status: 400, body: '{"error":"no"}' })
+    const task = await index.addDocuments([{ id: '4', title: 'the cat', year: 3 }]).waitTask()
+    t.equal(task.status, 'failed')
+    t.equal(task.error?.code, 'vector_embedding_error')
+    t.equal(task.error?.message, 'Index `movies`: While embedding documents for embedder `rest`: user error: sent a bad request to embedding server\n  - Hint: check that the `request` in the embedder configuration matches the remote server\'s API\n  - server replied with `{"error":"no"}`')
+    await t.rejects(index.getDocument('4'), /Document `4` not found/)
+    const batch = await client.batches.getBatch(task.batchUid!)
+    t.match((batch.stats as Record<string, unknown>).embedderRequests, { total: 1, failed: 1, lastError: /^user error: sent a bad request/ })
+    const broken = await index.addDocuments([{ id: '5', title: 'no year' }]).waitTask()
+    t.equal(broken.error?.code, 'invalid_document_fields', 'a template reading a field the document lacks')
+    t.match(broken.error?.message, /^Index `movies`: user error: missing field in document `5`: liquid: Unknown index/)
+  })
+
+  await t.test('a userProvided embedder refuses new documents without vectors', async (t) => {
+    const manual = client.index('manual')
+    t.equal((await manual.updateSettings({ embedders: { manual: { source: 'userProvided', dimensions: 2 } } }).waitTask()).status, 'succeeded')
+    const task = await manual.addDocuments([{ id: 1 }, { id: 2, _vectors: { manual: null } }, { id: 3 }]).waitTask()
+    t.equal(task.status, 'failed')
+    t.equal(task.error?.message, 'Index `manual`: While embedding documents for embedder `manual`: no vectors provided for document `1` and at least 1 other document(s)\n- Note: `manual` has `source: userProvided`, so documents must provide embeddings as an array in `_vectors.manual`.\n- Hint: opt-out for a document with `_vectors.manual: null`')
+    t.equal(task.error?.code, 'vector_embedding_error')
+  })
+})
