@@ -13,7 +13,7 @@ const round = (v: number[]) => v.map((x) => Math.round(x * 1e5) / 1e5)
 t.test('generated embeddings', async (t) => {
   const remote = await EmbeddingServer.start()
   t.teardown(() => remote.close())
-  const { client } = await serverFor(t, { args: ['--experimental-allowed-ip-networks', '127.0.0.0/8'] })
+  const { client } = await serverFor(t, { args: ['--experimental-allowed-ip-networks', '127.0.0.0/8', '--experimental-embedding-cache-entries', '10'] })
   const index = client.index('movies')
   const rest = {
     source: 'rest' as const, url: `${remote.url}/batch`, documentTemplate: '{{doc.title}}',
@@ -57,6 +57,22 @@ t.test('generated embeddings', async (t) => {
     t.same(sentTexts().sort(), ['a brave dog 1999', 'kefir is good 2001'], 'user-provided vectors stay')
     t.same((await vectorOf('1')).embeddings.map(round), [round(embedText('a brave dog 1999', 8))])
     t.same((await vectorOf('3')).embeddings, [[1, 0, 0, 0, 0, 0, 0, 0]])
+  })
+
+  await t.test('a hybrid search with q alone embeds the query (cached) and ranks by it', async (t) => {
+    remote.requests.length = 0
+    const search = () => index.search('kefir is good', { hybrid: { embedder: 'rest', semanticRatio: 1 }, showRankingScore: true })
+    const result = await search()
+    t.equal(result.hits[0]?.id, '2', 'the nearest document first')
+    t.equal(result.semanticHitCount, result.hits.length)
+    t.same(sentTexts(), ['kefir is good'], 'the query text is embedded')
+    await search()
+    t.same(sentTexts(), ['kefir is good'], 'the second identical query comes from the cache')
+    remote.faults.push({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 })
+    const mixed = await index.search('brave dog', { hybrid: { embedder: 'rest', semanticRatio: 0.5 } })
+    t.equal(mixed.hits[0]?.id, '1', 'a failing embedder: hybrid falls back to keyword hits')
+    t.equal(mixed.semanticHitCount, 0, 'no semantic hit')
+    remote.faults.length = 0
   })
 
   await t.test('a failing embedder fails the task and nothing is applied', async (t) => {
