@@ -64,14 +64,14 @@ t.test('generated embeddings', async (t) => {
     const search = () => index.search('kefir is good', { hybrid: { embedder: 'rest', semanticRatio: 1 }, showRankingScore: true })
     const result = await search()
     t.equal(result.hits[0]?.id, '2', 'the nearest document first')
-    t.equal(result.semanticHitCount, result.hits.length)
+    t.equal((result as { semanticHitCount?: number }).semanticHitCount, result.hits.length)
     t.same(sentTexts(), ['kefir is good'], 'the query text is embedded')
     await search()
     t.same(sentTexts(), ['kefir is good'], 'the second identical query comes from the cache')
     remote.faults.push({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 })
     const mixed = await index.search('brave dog', { hybrid: { embedder: 'rest', semanticRatio: 0.5 } })
     t.equal(mixed.hits[0]?.id, '1', 'a failing embedder: hybrid falls back to keyword hits')
-    t.equal(mixed.semanticHitCount, 0, 'no semantic hit')
+    t.equal((mixed as { semanticHitCount?: number }).semanticHitCount, 0, 'no semantic hit')
     remote.faults.length = 0
   })
 
