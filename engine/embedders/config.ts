@@ -31,7 +31,15 @@ export interface EmbedderSettings {
   searchEmbedder?: EmbedderSettings
   indexingEmbedder?: EmbedderSettings
   distribution?: Distribution
+  /** Tessera's own tuning of remote sources (see `RemoteTuning` in types.ts); absent: Meilisearch's behaviour. */
+  batchSize?: number
+  maxConcurrentRequests?: number
+  requestsPerMinute?: number
+  tokensPerMinute?: number
 }
+
+/** Tessera's own embedder fields, accepted for `rest`, `hostedAi` and `localServer` (also as a composite's half). */
+export const TUNING_FIELDS = ['batchSize', 'maxConcurrentRequests', 'requestsPerMinute', 'tokensPerMinute'] as const
 
 /** Meilisearch's default document template: each searchable field that has a value, as `name: value` lines. */
 export const DEFAULT_DOCUMENT_TEMPLATE = '{% for field in fields %}{% if field.is_searchable and field.value != nil %}{{ field.name }}: {{ field.value }}\n{% endif %}{% endfor %}'

@@ -9,7 +9,7 @@
  */
 import { TesseraError, type ErrorCode } from '../errors/index.js'
 import { checkDocumentTemplate } from '../embedders/document-template.js'
-import { embedderKind } from '../embedders/config.js'
+import { TUNING_FIELDS, embedderKind } from '../embedders/config.js'
 import { checkRestTemplates } from '../embedders/rest-templates.js'
 import type { Features } from '../features/index.js'
 import { DEFAULT_DOCUMENT_TEMPLATE, DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES, type EmbedderKind, type EmbedderSettings } from './types.js'
@@ -84,6 +84,12 @@ function missingFieldForSource(name: string, source: string, field: EmbedderFiel
 /** Meilisearch's `check_settings`: every field against the source's table, in its order. */
 function checkFields(name: string, e: EmbedderUpdate, source: string, context: Context): void {
   const kind = embedderKind(source)
+  const remote = kind === 'rest' || kind === 'hostedAi' || kind === 'localServer'
+  for (const field of TUNING_FIELDS) {
+    if (e[field] !== undefined && e[field] !== null && (!remote || context === 'search')) {
+      throw new TesseraError(CODE, `\`.embedders.${nameInContext(name, context)}\`: Field \`${field}\` unavailable for source \`${source}\`${inContext(context)}.\n  - note: \`${field}\` is a Tessera extension available for remote sources (\`rest\`, \`openAi\`, \`ollama\`), not at search time`)
+    }
+  }
   const order: EmbedderField[] = ['model', 'revision', 'pooling', 'dimensions', 'apiKey', 'url', 'request', 'response', 'documentTemplate', 'documentTemplateMaxBytes', 'headers', 'searchEmbedder', 'indexingEmbedder', 'binaryQuantized', 'distribution']
   for (const field of order) {
     const status = fieldStatus(kind, field, context)
@@ -196,7 +202,7 @@ const SOURCE_BOUND: (keyof EmbedderSettings)[] = ['model', 'revision', 'pooling'
 function mergeInto(target: EmbedderSettings, update: EmbedderUpdate, nested: boolean): void {
   const t = target as unknown as Record<string, unknown>
   if (typeof update.source === 'string' && target.source !== update.source && embedderKind(target.source) !== embedderKind(update.source)) {
-    for (const key of SOURCE_BOUND) delete t[key]
+    for (const key of [...SOURCE_BOUND, ...TUNING_FIELDS]) delete t[key]
     if (embedderKind(update.source) === 'userProvided') { delete t.documentTemplate; delete t.documentTemplateMaxBytes }
   }
   if (typeof update.model === 'string' && update.revision === undefined && target.model !== update.model) delete t.revision
@@ -264,7 +270,7 @@ function needsReembedding(old: EmbedderSettings, next: EmbedderSettings): boolea
 /** Keys in Meilisearch's serialization order (the struct's). */
 export function ordered<T extends EmbedderUpdate | EmbedderSettings>(e: T): T {
   const out: Record<string, unknown> = {}
-  for (const key of EMBEDDER_KEYS) {
+  for (const key of [...EMBEDDER_KEYS, ...TUNING_FIELDS]) {
     const value = (e as Record<string, unknown>)[key]
     if (value === undefined) continue
     if ((key === 'searchEmbedder' || key === 'indexingEmbedder') && isObject(value)) out[key] = ordered(value as unknown as EmbedderSettings)

@@ -6,6 +6,7 @@
 import type { ErrorCode } from '../../engine/errors/index.js'
 import { EMBEDDER_KEYS, SOURCE_VALUES, type EmbedderUpdate } from '../../engine/settings/embedders.js'
 import type { Pooling } from '../../engine/settings/types.js'
+import { TUNING_FIELDS } from '../../engine/embedders/config.js'
 import { clone, isObject, setKey } from '../../engine/json/value.js'
 import { at, expectObject, invalidType, invalidValue, missingField, unknownValue, type Path, expectUsize } from './deserr.js'
 
@@ -35,8 +36,20 @@ function parseDistribution(value: unknown, path: Path): { mean: number; sigma: n
 
 /** Deserialize one embedder object (deserr order: the body's key order, first error wins). */
 export function parseEmbedder(value: unknown, path: Path): EmbedderUpdate {
+  // Tessera's tuning fields are taken out first, so the "Unknown field" message lists Meilisearch's fields alone.
+  const tuning: EmbedderUpdate = {}
+  if (isObject(value)) {
+    const rest: Record<string, unknown> = {}
+    for (const [key, v] of Object.entries(value)) {
+      if (!(TUNING_FIELDS as readonly string[]).includes(key)) { setKey(rest, key, v); continue }
+      const field = key as (typeof TUNING_FIELDS)[number]
+      if (v !== null && (expectUsize(v, at(path, key), CODE) === 0)) throw invalidValue(CODE, at(path, key), `\`${key}\` cannot be zero`)
+      tuning[field] = v as number | null
+    }
+    value = rest
+  }
   const obj = expectObject(value, path, EMBEDDER_KEYS, CODE, CODE)
-  const out: EmbedderUpdate = {}
+  const out: EmbedderUpdate = { ...tuning }
   for (const key of Object.keys(obj) as (typeof EMBEDDER_KEYS)[number][]) {
     const v = obj[key]
     const p = at(path, key)

@@ -98,3 +98,29 @@ t.test('generated embeddings', async (t) => {
     t.equal(task.error?.code, 'vector_embedding_error')
   })
 })
+
+t.test('Tessera\'s tuning fields: batch size, concurrency and rate limits of remote embedders', async (t) => {
+  const remote = await EmbeddingServer.start()
+  t.teardown(() => remote.close())
+  const { client, url } = await serverFor(t, { args: ['--experimental-allowed-ip-networks', '127.0.0.0/8'] })
+  const index = client.index('tuned')
+  const rest = {
+    source: 'rest', url: `${remote.url}/batch`, dimensions: 8, documentTemplate: '{{doc.title}}', batchSize: 2, maxConcurrentRequests: 1, requestsPerMinute: 6000,
+    request: { texts: [{ text: '{{text}}' }, '{{..}}'] }, response: { items: [{ embedding: { values: '{{embedding}}' } }, '{{..}}'] },
+  }
+  const settingsTask = await index.updateSettings({ embedders: { rest } as never }).waitTask()
+  t.equal(settingsTask.status, 'succeeded', JSON.stringify(settingsTask.error))
+  const shown = (await index.getEmbedders() as Record<string, Record<string, unknown>>).rest!
+  t.match(shown, { batchSize: 2, maxConcurrentRequests: 1, requestsPerMinute: 6000 }, 'stored and shown')
+  const task = await index.addDocuments(['a brave dog', 'kefir', 'the cat', 'hello world', 'intel'].map((title, i) => ({ id: i, title }))).waitTask()
+  t.equal(task.status, 'succeeded', JSON.stringify(task.error))
+  t.same(remote.requestsTo('/batch').map((r) => (r.body as { texts: unknown[] }).texts.length).sort(), [1, 2, 2], 'requests of at most batchSize texts')
+  const bad = await fetch(`${url}/indexes/tuned/settings/embedders`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rest: { batchSize: 0 } }) })
+  t.equal(bad.status, 400)
+  t.match(await bad.json(), { code: 'invalid_settings_embedders', message: /batchSize.*cannot be zero/ })
+  const manual = await fetch(`${url}/indexes/tuned/settings/embedders`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ manual: { source: 'userProvided', dimensions: 2, batchSize: 3 } }) })
+  t.equal(manual.status, 400)
+  t.match(await manual.json(), { code: 'invalid_settings_embedders', message: /Field `batchSize` unavailable for source `userProvided`/ })
+  const unknown = await fetch(`${url}/indexes/tuned/settings/embedders`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rest: { batchSise: 3 } }) })
+  t.match(await unknown.json(), { message: /expected one of `source`, `model`, `revision`, `pooling`, `apiKey`, `dimensions`, `binaryQuantized`, `documentTemplate`, `documentTemplateMaxBytes`, `url`, `request`, `response`, `headers`, `searchEmbedder`, `indexingEmbedder`, `distribution`$/ }, 'the unknown-field message lists Meilisearch\'s fields alone')
+})
