@@ -50,11 +50,30 @@ export interface GenerateAllOptions {
   chunkSize?: number
 }
 
+/**
+ * `settings` with its concurrency and rate limits split between `threads` threads working at once (each thread's
+ * embedder applies its own share, so together they stay within what the settings allow).
+ */
+export function shareLimits(settings: EmbedderConfig, threads: number): EmbedderConfig {
+  if (threads <= 1) return settings
+  const kind = embedderKind(settings.source)
+  if (kind === 'composite' && settings.indexingEmbedder) return { ...settings, indexingEmbedder: shareLimits(settings.indexingEmbedder as EmbedderConfig, threads) }
+  if (kind !== 'rest' && kind !== 'hostedAi' && kind !== 'localServer') return settings
+  const out: EmbedderConfig = { ...settings }
+  const share = (v: number | undefined) => (v === undefined ? undefined : Math.max(1, Math.floor(v / threads)))
+  out.maxConcurrentRequests = share(settings.maxConcurrentRequests ?? 40)
+  if (settings.requestsPerMinute !== undefined) out.requestsPerMinute = share(settings.requestsPerMinute)
+  if (settings.tokensPerMinute !== undefined) out.tokensPerMinute = share(settings.tokensPerMinute)
+  return out
+}
+
 export async function generateAll(input: GenerateAllInput, run: ChunkRunner, options: GenerateAllOptions): Promise<GeneratedEmbeddings> {
-  const { docs, ids, previous, previousDocs, ...common } = input
+  const { docs, ids, previous, previousDocs, ...rest } = input
   const size = options.chunkSize ?? chunkSizeOf(Object.values(input.embedders).map((e) => e.settings))
   const out: GeneratedEmbeddings = { vectors: [], textHashes: [], requests: {} }
   if (docs.length === 0) return out
+  const threads = Math.max(1, Math.min(options.parallel, Math.ceil(docs.length / size)))
+  const common = { ...rest, embedders: Object.fromEntries(Object.entries(rest.embedders).map(([name, e]) => [name, { ...e, settings: shareLimits(e.settings, threads) }])) }
   const controller = new AbortController()
   setMaxListeners(0, controller.signal)
   const onAbort = () => controller.abort(options.signal.reason)
@@ -83,7 +102,7 @@ export async function generateAll(input: GenerateAllInput, run: ChunkRunner, opt
     }
   }
   try {
-    const workers = Array.from({ length: Math.max(1, Math.min(options.parallel, Math.ceil(docs.length / size))) }, worker)
+    const workers = Array.from({ length: threads }, worker)
     const settled = await Promise.allSettled(workers)
     if (options.signal.aborted) throw options.signal.reason
     const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')

@@ -191,3 +191,13 @@ t.test('localHub documents with the tiny BERT model, inline and in the pool', as
   t.equal(missing.error?.code, 'vector_embedding_error')
   t.match(missing.error?.message, /absent/)
 })
+
+t.test('shareLimits splits concurrency and rate limits between the threads embedding at once', async (t) => {
+  const { shareLimits } = await import('../../../engine/embedders/generate-chunks.js')
+  t.same(shareLimits({ source: 'rest', requestsPerMinute: 100, tokensPerMinute: 1000 } as never, 3), { source: 'rest', maxConcurrentRequests: 13, requestsPerMinute: 33, tokensPerMinute: 333 })
+  t.same(shareLimits({ source: 'openAi', maxConcurrentRequests: 1 } as never, 4), { source: 'openAi', maxConcurrentRequests: 1 }, 'at least one each')
+  t.same(shareLimits({ source: 'rest', requestsPerMinute: 100 } as never, 1), { source: 'rest', requestsPerMinute: 100 })
+  t.same(shareLimits({ source: 'huggingFace', model: 'x' } as never, 2), { source: 'huggingFace', model: 'x' }, 'local models are left alone')
+  t.same(shareLimits({ source: 'composite', indexingEmbedder: { source: 'ollama', model: 'm' }, searchEmbedder: { source: 'ollama', model: 'm' } } as never, 2),
+    { source: 'composite', indexingEmbedder: { source: 'ollama', model: 'm', maxConcurrentRequests: 20 }, searchEmbedder: { source: 'ollama', model: 'm' } })
+})
