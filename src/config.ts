@@ -27,6 +27,11 @@ export interface Config {
   preview: boolean
   /** Test hook (env `TESSERA_TEST_BATCH_DELAY_MS` only): hold each batch in `processing` this long. */
   testBatchDelayMs: number
+  /**
+   * Vector search tuning (env only): `TESSERA_VECTOR_EF`, the HNSW search breadth (default 200), and
+   * `TESSERA_VECTOR_RESCORING`, the binary quantized rescoring depth as a multiple of the hits asked for (default 50).
+   */
+  vectorSearch: { ef?: number; rescoring?: number }
 }
 
 interface OptionSpec {
@@ -149,6 +154,14 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const noPreview = SWITCH_VALUES.get((get('no-preview') ?? 'false').toLowerCase())
   if (noPreview === undefined) throw new ConfigError(`invalid --no-preview \`${get('no-preview')}\`: expected true or false`)
   const delay = Number(env.TESSERA_TEST_BATCH_DELAY_MS ?? 0)
+  const positive = (name: string): number | undefined => {
+    const text = env[name]
+    if (text === undefined) return undefined
+    const n = Number(text)
+    if (!Number.isInteger(n) || n < 1) throw new ConfigError(`invalid ${name} \`${text}\`: expected a whole number from 1`)
+    return n
+  }
+  const vectorSearch = { ef: positive('TESSERA_VECTOR_EF'), rescoring: positive('TESSERA_VECTOR_RESCORING') }
   return {
     kind: 'run',
     config: {
@@ -166,6 +179,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       maxBatchedTasks,
       preview: envValue === 'development' && !noPreview,
       testBatchDelayMs: Number.isFinite(delay) && delay > 0 ? delay : 0,
+      vectorSearch,
     },
   }
 }

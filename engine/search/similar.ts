@@ -1,7 +1,7 @@
 /**
  * `/indexes/{uid}/similar`: the documents nearest to one document's vectors for one embedder (the document itself
  * left out), filtered, paged and shaped like search hits, with `_rankingScore` as a semantic search gives it.
- * A quantized space searches with the document's ±1 vector.
+ * A quantized space searches with the document's int8 rescoring copy.
  */
 import { performance } from 'node:perf_hooks'
 import { TesseraError } from '../errors/index.js'
@@ -44,7 +44,7 @@ export function similarDocuments(source: SearchSource, query: SimilarQuery, doci
   }
   const space = source.vectors?.get(query.embedder)
   const entry = space?.entries.get(docid)
-  const references = !space || !entry ? [] : space.quantized ? entry.packed.map((p) => unpackSigns(p, space.dims)) : entry.vectors
+  const references = !space || !entry ? [] : space.quantized ? entry.int8.map((v) => Float32Array.from(v)) : entry.vectors
   const search = {
     ...defaultSearchQuery(),
     offset: query.offset, limit: query.limit, attributesToRetrieve: query.attributesToRetrieve, retrieveVectors: query.retrieveVectors,
@@ -76,10 +76,4 @@ export function similarDocuments(source: SearchSource, query: SimilarQuery, doci
     offset: response.offset,
     estimatedTotalHits: Math.min(outcome.candidates, response.estimatedTotalHits as number),
   }
-}
-
-function unpackSigns(bits: Uint8Array, dims: number): Float32Array {
-  const out = new Float32Array(dims)
-  for (let i = 0; i < dims; i++) out[i] = (bits[i >> 3]! >> (i & 7)) & 1 ? 1 : -1
-  return out
 }
