@@ -23,6 +23,7 @@ import { LOAD_KINDS, runFoundation } from './scenarios/foundation/index.js'
 import { runSearchScenario } from './scenarios/search/index.js'
 import { sweepsScenario } from './scenarios/sweeps/index.js'
 import { tasksScenario } from './scenarios/tasks/index.js'
+import { runVectorsScenario } from './scenarios/vectors/index.js'
 
 /** The scenarios with a report of their own, in the order they run. */
 const REPORTED: Array<{ kind: RunKind; run(options: Options, ctx: RunContext): Promise<Outcome> }> = [
@@ -30,9 +31,10 @@ const REPORTED: Array<{ kind: RunKind; run(options: Options, ctx: RunContext): P
   { kind: 'search', run: (o, ctx) => runSearchScenario(o.search, ctx) },
   { kind: 'facets', run: (o, ctx) => runFacetsScenario(o.facets, ctx) },
   { kind: 'sweeps', run: (o, ctx) => runReported(sweepsScenario(o.sweeps), ctx) },
+  { kind: 'vectors', run: (o, ctx) => runVectorsScenario(o.vectors, ctx) },
 ]
 /** The order their reports are printed in (the tasks and sweeps reports first, as since they were added). */
-const PRINT_ORDER: RunKind[] = ['tasks', 'sweeps', 'facets', 'search']
+const PRINT_ORDER: RunKind[] = ['tasks', 'sweeps', 'facets', 'search', 'vectors']
 
 async function main(): Promise<void> {
   let options: Options

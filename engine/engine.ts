@@ -19,6 +19,7 @@ import { indexNotFound } from './errors/index.js'
 import { PublishedSettings } from './settings/published.js'
 import { recover } from './recovery.js'
 import { VectorStore } from './vectors/store.js'
+import { vectorSearchTuning } from './vectors/search.js'
 import { join } from 'node:path'
 
 export type Log = (msg: string, level?: 'INFO' | 'ERROR') => void
@@ -36,6 +37,8 @@ export interface EngineOptions {
   batchLimits?: BatchLimits
   /** What embedders are built with (models folder, allowed networks, timeouts, query cache), in every thread. */
   embedders?: EmbedderRuntime
+  /** Vector search tuning (HNSW breadth, binary quantized rescoring depth); see vectors/search.ts. */
+  vectorSearch?: { ef?: number; rescoring?: number }
 }
 
 export class Engine {
@@ -71,6 +74,8 @@ export class Engine {
     const inverted = new InvertedStore(store)
     const facets = new FacetStore({ scan: (id) => documents.scan(id), version: (id) => documents.state(id) })
     const vectors = new VectorStore(store, join(options.path, 'vectors'))
+    if (options.vectorSearch?.ef) vectorSearchTuning.ef = options.vectorSearch.ef
+    if (options.vectorSearch?.rescoring) vectorSearchTuning.rescoring = options.vectorSearch.rescoring
     const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, vectors, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, batchLimits: options.batchLimits, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()

@@ -34,6 +34,11 @@ export interface Config {
    * `--experimental-rest-embedder-timeout-seconds`, `--experimental-embedding-cache-entries`.
    */
   embedders: EmbedderRuntime
+  /**
+   * Vector search tuning (env only): `TESSERA_VECTOR_EF`, the HNSW search breadth (default 200), and
+   * `TESSERA_VECTOR_RESCORING`, the binary quantized rescoring depth as a multiple of the hits asked for (default 50).
+   */
+  vectorSearch: { ef?: number; rescoring?: number }
 }
 
 interface OptionSpec {
@@ -161,6 +166,14 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   if (noPreview === undefined) throw new ConfigError(`invalid --no-preview \`${get('no-preview')}\`: expected true or false`)
   const delay = Number(env.TESSERA_TEST_BATCH_DELAY_MS ?? 0)
   const dbPath = get('db-path') ?? './data.ms'
+  const positive = (name: string): number | undefined => {
+    const text = env[name]
+    if (text === undefined) return undefined
+    const n = Number(text)
+    if (!Number.isInteger(n) || n < 1) throw new ConfigError(`invalid ${name} \`${text}\`: expected a whole number from 1`)
+    return n
+  }
+  const vectorSearch = { ef: positive('TESSERA_VECTOR_EF'), rescoring: positive('TESSERA_VECTOR_RESCORING') }
   return {
     kind: 'run',
     config: {
@@ -179,6 +192,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       preview: envValue === 'development' && !noPreview,
       testBatchDelayMs: Number.isFinite(delay) && delay > 0 ? delay : 0,
       embedders: embedderRuntime(get, dbPath),
+      vectorSearch,
     },
   }
 }

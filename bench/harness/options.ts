@@ -13,12 +13,13 @@ import type { LoadSettings } from '../scenarios/foundation/index.js'
 import { DEFAULT_SEARCH_OPTIONS, quickSearchOptions, type SearchOptions } from '../scenarios/search/options.js'
 import { DEFAULT_SWEEPS_OPTIONS, quickSweepsOptions, type SweepsOptions } from '../scenarios/sweeps/options.js'
 import { DEFAULT_TASKS_OPTIONS, quickTasksOptions, type TasksOptions } from '../scenarios/tasks/options.js'
+import { DEFAULT_VECTORS_OPTIONS, quickVectorsOptions, type VectorsOptions } from '../scenarios/vectors/options.js'
 import { ROOT, type Adapter } from './server.js'
 
-export type RunKind = 'register' | 'cancel' | 'health' | 'documents' | 'search' | 'facets' | 'tasks' | 'sweeps'
-export const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'tasks', 'search', 'facets', 'sweeps'] as const
+export type RunKind = 'register' | 'cancel' | 'health' | 'documents' | 'search' | 'facets' | 'tasks' | 'sweeps' | 'vectors'
+export const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'tasks', 'search', 'facets', 'sweeps', 'vectors'] as const
 /** Scenarios that write their own report (not foundation.json). */
-export const OWN_REPORT: readonly RunKind[] = ['search', 'facets', 'tasks', 'sweeps']
+export const OWN_REPORT: readonly RunKind[] = ['search', 'facets', 'tasks', 'sweeps', 'vectors']
 /** Scenarios that can measure a server given with `--url`. */
 export const REMOTE_KINDS: readonly RunKind[] = ['search', 'tasks', 'sweeps']
 
@@ -32,6 +33,7 @@ export interface Options extends LoadSettings {
   facets: FacetsOptions
   tasks: TasksOptions
   sweeps: SweepsOptions
+  vectors: VectorsOptions
   /** Runs of each of the search, facets, tasks and sweeps scenarios; their reports give the medians. */
   repeat: number
   /** `--url`: an already running server for the HTTP scenarios; null: fresh servers of this build. */
@@ -46,7 +48,9 @@ export const USAGE = `Usage: npm run bench -- [options]   (or, installed: tesser
   --connections N       concurrent keep-alive connections, one request in flight each (default 64)
   --max-requests N      end a window early after N successful requests (default 200000)
   --only LIST           scenarios, comma-separated: register, cancel, health, documents, tasks, search,
-                        facets, sweeps (default all); \`embeddings\` is reserved for the vectors work
+                        facets, sweeps, vectors (default all); \`embeddings\` is reserved for the embedders work
+  --vectors N           vectors scenario: generated 384-dimension vectors (default 100000; --quick 5000)
+  --vector-queries N    vectors scenario: queries, plain and filtered (default 1000; --quick 100)
   --adapters LIST       HTTP adapters, comma-separated: uws, node (default both)
   --client raw|node     load generator: minimal node:net client (default) or node:http Agent
   --no-restart-check    skip the SIGKILL + restart durability check after registration scenarios
@@ -104,11 +108,13 @@ export function parseOptions(argv: string[]): Options {
     facets: { ...DEFAULT_FACETS_OPTIONS },
     tasks: { ...DEFAULT_TASKS_OPTIONS },
     sweeps: { ...DEFAULT_SWEEPS_OPTIONS },
+    vectors: { ...DEFAULT_VECTORS_OPTIONS },
     repeat: 3,
     url: null,
     apiKey: null,
   }
   const facetOverrides: Partial<FacetsOptions> = {}
+  const vectorOverrides: Partial<VectorsOptions> = {}
   // Explicit search flags apply after --quick, whatever their order.
   const searchOverrides: Partial<SearchOptions> = {}
   let quick = false
@@ -190,6 +196,8 @@ export function parseOptions(argv: string[]): Options {
       case 'peers': searchOverrides.peers = list(flag, value(), PEERS); break
       case 'facet-docs': facetOverrides.documents = positive(flag, value(), true); break
       case 'facet-rounds': facetOverrides.rounds = positive(flag, value(), true); break
+      case 'vectors': vectorOverrides.count = positive(flag, value(), true); break
+      case 'vector-queries': vectorOverrides.queries = positive(flag, value(), true); break
       default: throw new UsageError(`unknown argument \`${arg}\``)
     }
   }
@@ -203,8 +211,10 @@ export function parseOptions(argv: string[]): Options {
     options.facets = quickFacetsOptions(options.facets)
     options.tasks = quickTasksOptions(options.tasks)
     options.sweeps = quickSweepsOptions(options.sweeps)
+    options.vectors = quickVectorsOptions()
   }
   options.facets = { ...options.facets, ...facetOverrides }
+  options.vectors = { ...options.vectors, ...vectorOverrides }
   if (corpus !== null) {
     if (searchOverrides.dataset !== undefined) throw new UsageError('--corpus and --dataset: give one of them')
     searchOverrides.dataset = corpus.path

@@ -5,7 +5,8 @@
  * - `id ‖ 'r' ‖ embedder ‖ 0x00 ‖ docid` → one document's vectors for that embedder, with their origin flags and
  *   the graph slots they occupy.
  * A row's value: flags (u8: 1 user-provided, 2 regenerate, 4 quantized), vector count (u16), dimensions (u32),
- * then one u32 slot per vector, then the vectors (float32 little-endian, or packed sign bits when quantized).
+ * then one u32 slot per vector, then the vectors: float32 little-endian, or, when quantized, the packed sign bits
+ * followed by a one-byte-per-dimension copy (int8, scaled to the vector's largest component) that rescoring reads.
  */
 import { keys } from '../storage/index.js'
 
@@ -15,6 +16,8 @@ export interface VectorEntry {
   vectors: Float32Array[]
   /** Packed sign bits, one array of `ceil(dims / 8)` bytes per vector (quantized spaces only). */
   packed: Uint8Array[]
+  /** The rescoring copy of each quantized vector: int8, scaled so its largest component is ±127. */
+  int8: Int8Array[]
   userProvided: boolean
   regenerate: boolean
   /** The graph label of each vector (slots are never reused while a row keeps them). */
@@ -61,7 +64,7 @@ export function packedBytes(dims: number): number {
 export function encodeEntry(entry: VectorEntry, dims: number): Buffer {
   const quantized = entry.packed.length > 0
   const count = quantized ? entry.packed.length : entry.vectors.length
-  const per = quantized ? packedBytes(dims) : dims * 4
+  const per = quantized ? packedBytes(dims) + dims : dims * 4
   const out = Buffer.alloc(7 + count * 4 + count * per)
   out[0] = (entry.userProvided ? USER : 0) | (entry.regenerate ? REGENERATE : 0) | (quantized ? QUANTIZED : 0)
   out.writeUInt16LE(count, 1)
@@ -69,8 +72,10 @@ export function encodeEntry(entry: VectorEntry, dims: number): Buffer {
   let at = 7
   for (let k = 0; k < count; k++, at += 4) out.writeUInt32LE(entry.slots[k] ?? 0, at)
   for (let k = 0; k < count; k++) {
-    if (quantized) out.set(entry.packed[k]!, at)
-    else out.set(new Uint8Array(entry.vectors[k]!.buffer, entry.vectors[k]!.byteOffset, dims * 4), at)
+    if (quantized) {
+      out.set(entry.packed[k]!, at)
+      out.set(new Uint8Array(entry.int8[k]!.buffer, entry.int8[k]!.byteOffset, dims), at + packedBytes(dims))
+    } else out.set(new Uint8Array(entry.vectors[k]!.buffer, entry.vectors[k]!.byteOffset, dims * 4), at)
     at += per
   }
   return out
@@ -87,10 +92,13 @@ export function decodeEntry(raw: Uint8Array): VectorEntry {
   for (let k = 0; k < count; k++, at += 4) slots.push(b.readUInt32LE(at))
   const vectors: Float32Array[] = []
   const packed: Uint8Array[] = []
+  const int8: Int8Array[] = []
   for (let k = 0; k < count; k++) {
     if (quantized) {
       packed.push(Uint8Array.from(b.subarray(at, at + packedBytes(dims))))
       at += packedBytes(dims)
+      int8.push(Int8Array.from(new Int8Array(b.buffer, b.byteOffset + at, dims)))
+      at += dims
     } else {
       // A copy: aligned, and not a view that keeps the read buffer alive.
       const v = new Float32Array(dims)
@@ -99,5 +107,5 @@ export function decodeEntry(raw: Uint8Array): VectorEntry {
       at += dims * 4
     }
   }
-  return { vectors, packed, userProvided: (flags & USER) !== 0, regenerate: (flags & REGENERATE) !== 0, slots }
+  return { vectors, packed, int8, userProvided: (flags & USER) !== 0, regenerate: (flags & REGENERATE) !== 0, slots }
 }

@@ -40,13 +40,21 @@ export function hamming(a: Uint8Array, b: Uint8Array): number {
   return d
 }
 
-/**
- * Cosine similarity between a full-precision query and a quantized vector read as ±1 in every dimension: the
- * rescoring step of a binary quantized search (the query keeps its precision; only the documents lost theirs).
- */
-export function cosineToBits(query: Float32Array, bits: Uint8Array, queryNorm = norm(query)): number {
-  if (queryNorm === 0) return 0
-  let s = 0
-  for (let i = 0; i < query.length; i++) s += (bits[i >> 3]! >> (i & 7)) & 1 ? query[i]! : -query[i]!
-  return s / (queryNorm * Math.sqrt(query.length))
+/** The rescoring copy of a vector: one signed byte per dimension, scaled so the largest component is ±127. */
+export function quantize8(v: Float32Array): Int8Array {
+  let max = 0
+  for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!))
+  const out = new Int8Array(v.length)
+  if (max === 0) return out
+  const scale = 127 / max
+  for (let i = 0; i < v.length; i++) out[i] = Math.round(v[i]! * scale)
+  return out
+}
+
+/** Cosine similarity between a full-precision query and an int8 rescoring copy (the scale cancels out). */
+export function cosineToInt8(query: Float32Array, v: Int8Array, queryNorm = norm(query)): number {
+  let d = 0
+  let n = 0
+  for (let i = 0; i < query.length; i++) { d += query[i]! * v[i]!; n += v[i]! * v[i]! }
+  return queryNorm === 0 || n === 0 ? 0 : d / (queryNorm * Math.sqrt(n))
 }

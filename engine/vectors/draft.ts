@@ -8,7 +8,7 @@ import { setImmediate } from 'node:timers/promises'
 import { encode, type WriteOp } from '../storage/index.js'
 import type { EmbedderSettings } from '../settings/index.js'
 import { encodeEntry, rowKey, spaceKey, type SpaceRecord, type VectorEntry } from './codec.js'
-import { quantize } from './distance.js'
+import { quantize, quantize8 } from './distance.js'
 import { AnnGraph } from './graph.js'
 import { VectorSpace, type IndexVectors } from './space.js'
 import type { DocumentVectors, EmbedderVectors } from './types.js'
@@ -120,7 +120,7 @@ export class VectorDraft {
       // A space turning quantized keeps its slots and loses its graph (quantized spaces are scanned by Hamming distance).
       if (converting) {
         for (const [docid, e] of entries) {
-          const q: VectorEntry = { ...e, packed: e.vectors.map(quantize), vectors: [] }
+          const q: VectorEntry = { ...e, packed: e.vectors.map(quantize), int8: e.vectors.map(quantize8), vectors: [] }
           entries.set(docid, q)
           if (!changes.has(docid)) ops.push({ column: 'vectors', key: rowKey(this.indexId, name, docid), value: encodeEntry(q, dims) })
         }
@@ -139,8 +139,8 @@ export class VectorDraft {
         }
         const slots = v.embeddings.map(() => nextSlot++)
         const entry: VectorEntry = quantized
-          ? { vectors: [], packed: v.embeddings.map(quantize), userProvided: v.userProvided, regenerate: v.regenerate, slots }
-          : { vectors: v.embeddings, packed: [], userProvided: v.userProvided, regenerate: v.regenerate, slots }
+          ? { vectors: [], packed: v.embeddings.map(quantize), int8: v.embeddings.map(quantize8), userProvided: v.userProvided, regenerate: v.regenerate, slots }
+          : { vectors: v.embeddings, packed: [], int8: [], userProvided: v.userProvided, regenerate: v.regenerate, slots }
         entries.set(docid, entry)
         for (const s of slots) slotDoc.set(s, docid)
         ops.push({ column: 'vectors', key: rowKey(this.indexId, name, docid), value: encodeEntry(entry, dims) })

@@ -4,10 +4,10 @@
  *   by hnswlib's filter callback; when few documents pass the filter the graph is not used at all: an exact scan of
  *   those documents is both faster and exact;
  * - binary quantized spaces rank every candidate by Hamming distance to the quantized query, then rescore the best
- *   `rescoringDepth(k)` of them against the full-precision query.
+ *   `k × rescoring` of them: the full-precision query against each one's int8 copy.
  */
 import type { Bitmap } from '../inverted/index.js'
-import { cosine, cosineToBits, hamming, norm, quantize } from './distance.js'
+import { cosine, cosineToInt8, hamming, norm, quantize } from './distance.js'
 import type { VectorSpace } from './space.js'
 
 export interface Neighbour {
@@ -17,32 +17,32 @@ export interface Neighbour {
 }
 
 export interface NearestOptions {
-  /** HNSW search breadth (at least k). Default `DEFAULT_EF`. */
+  /** HNSW search breadth (at least k). Default `vectorSearchTuning.ef`. */
   ef?: number
-  /** Candidates rescored after the Hamming pass of a quantized space, as a multiple of k. */
+  /** Candidates rescored after the Hamming pass of a quantized space, as a multiple of k. Default `vectorSearchTuning.rescoring`. */
   rescoring?: number
 }
 
 /** Below this many filtered documents (or this share of the space) an exact scan replaces the graph walk. */
 export const EXACT_SCAN_MAX = 4096
 export const EXACT_SCAN_SHARE = 0.05
-/** The HNSW search breadth used unless asked otherwise (measured in `npm run bench`: recall ≥ 0.95 at 384 dimensions). */
-export const DEFAULT_EF = 200
 /**
- * Rescoring depth of binary quantized search: this many times k candidates (at least `MIN_RESCORING`) taken by
- * Hamming distance are rescored against the full-precision query. At 384 dimensions the Hamming top 100 alone
- * reaches a recall@10 near 0.6; 50 × k (500 for k = 10) reaches about 0.9 (see `npm run bench`).
+ * Tuning of vector search, set once at start-up (`TESSERA_VECTOR_EF`, `TESSERA_VECTOR_RESCORING`):
+ * - `ef`: the HNSW search breadth (at least k);
+ * - `rescoring`: the rescoring depth of binary quantized search, as a multiple of k: the best `k × rescoring`
+ *   documents by Hamming distance are rescored against the full-precision query (their int8 copies). On hard
+ *   clustered 384-dimension data a depth of 100 reaches a recall@10 near 0.8, and 500 (the default for k = 10)
+ *   about 0.9; a deeper search costs more time (see `npm run bench`).
  */
-export const DEFAULT_RESCORING = 50
-const MIN_RESCORING = 200
+export const vectorSearchTuning = { ef: 200, rescoring: 50 }
 
 export function nearest(space: VectorSpace, query: Float32Array, k: number, allowed: Bitmap | null, options: NearestOptions = {}): Neighbour[] {
   if (k <= 0 || space.entries.size === 0) return []
-  if (space.quantized) return quantizedNearest(space, query, k, allowed, options.rescoring ?? DEFAULT_RESCORING)
+  if (space.quantized) return quantizedNearest(space, query, k, allowed, options.rescoring ?? vectorSearchTuning.rescoring)
   const graph = space.graph
   const few = allowed !== null && (allowed.size <= EXACT_SCAN_MAX || allowed.size <= space.entries.size * EXACT_SCAN_SHARE)
   if (!graph || few) return exactNearest(space, query, k, allowed)
-  const ef = Math.max(options.ef ?? DEFAULT_EF, k)
+  const ef = Math.max(options.ef ?? vectorSearchTuning.ef, k)
   // Slots of a batch not yet published are in the graph but not in the view: accepted only through the view.
   const slotDoc = space.slotDoc
   const accept = allowed === null
@@ -84,7 +84,7 @@ export function exactNearest(space: VectorSpace, query: Float32Array, k: number,
 
 function quantizedNearest(space: VectorSpace, query: Float32Array, k: number, allowed: Bitmap | null, rescoring: number): Neighbour[] {
   const q = quantize(query)
-  const depth = Math.max(k * rescoring, MIN_RESCORING)
+  const depth = k * Math.max(1, rescoring)
   const byHamming: { docid: number; distance: number }[] = []
   for (const [docid, e] of space.entries) {
     if (e.packed.length === 0 || (allowed !== null && !allowed.has(docid))) continue
@@ -96,7 +96,7 @@ function quantizedNearest(space: VectorSpace, query: Float32Array, k: number, al
   const qn = norm(query)
   const rescored = byHamming.slice(0, depth).map(({ docid }) => {
     let best = -Infinity
-    for (const p of space.entries.get(docid)!.packed) best = Math.max(best, cosineToBits(query, p, qn))
+    for (const v of space.entries.get(docid)!.int8) best = Math.max(best, cosineToInt8(query, v, qn))
     return { docid, similarity: best }
   })
   return top(rescored, k)

@@ -191,7 +191,7 @@ export function parseRustFloat(text: string): number | null {
 }
 
 /** `CS<T>`: an empty value is an empty list, otherwise the value split on every comma (no trimming). */
-function commaList(text: string): string[] {
+export function commaList(text: string): string[] {
   return text === '' ? [] : text.split(',')
 }
 

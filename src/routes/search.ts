@@ -3,12 +3,13 @@
  * These take tenant tokens: a token's rule filter for the index is ANDed with the request's own filter, and in a
  * multi-search each query's index must be allowed by the key and the token (``Inside `.queries[N]`: `` otherwise).
  */
-import { TesseraError, facetSearch, multiSearch, search } from '../../engine/index.js'
+import { TesseraError, facetSearch, multiSearch, search, similar } from '../../engine/index.js'
 import type { MultiSearchRequest, SearchQuery } from '../../engine/search/request.js'
 import { json } from '../http/json.js'
 import { route, searchKey } from '../http/router.js'
 import { parseFacetSearchBody, parseSearchBody, parseSearchParams } from '../api/search.js'
 import { parseMultiSearchRequest } from '../api/multi-search.js'
+import { parseSimilarBody, parseSimilarParams } from '../api/similar.js'
 import { indexUidFromPath } from '../api/index-uid.js'
 import type { Grant } from '../keys/grant.js'
 import { fuseFilters } from '../keys/search-rules.js'
@@ -48,6 +49,16 @@ export const searchRoutes: AppRoute[] = [
     const request = parseFacetSearchBody(await body())
     const uid = indexUidFromPath(params.uid!)
     return json(200, await facetSearch(engine, uid, { ...request, search: withRules(request.search, auth, uid) }))
+  }),
+  route<AppContext>('POST', '/indexes/:uid/similar', searchKey, async ({ engine, params, body, auth }) => {
+    const query = parseSimilarBody(await body())
+    const uid = indexUidFromPath(params.uid!)
+    return json(200, await similar(engine, uid, { ...query, filter: withRules({ filter: query.filter } as SearchQuery, auth, uid).filter }))
+  }),
+  route<AppContext>('GET', '/indexes/:uid/similar', searchKey, async ({ engine, params, req, auth }) => {
+    const query = parseSimilarParams(req.rawQuery)
+    const uid = indexUidFromPath(params.uid!)
+    return json(200, await similar(engine, uid, { ...query, filter: withRules({ filter: query.filter } as SearchQuery, auth, uid).filter }))
   }),
   route<AppContext>('POST', '/multi-search', searchKey, async ({ engine, body, auth }) => {
     const request = parseMultiSearchRequest(await body())

@@ -1,0 +1,79 @@
+/**
+ * `/indexes/{uid}/similar`: the documents nearest to one document's vectors for one embedder (the document itself
+ * left out), filtered, paged and shaped like search hits, with `_rankingScore` as a semantic search gives it.
+ * A quantized space searches with the document's int8 rescoring copy.
+ */
+import { performance } from 'node:perf_hooks'
+import { TesseraError } from '../errors/index.js'
+import type { JsonObject } from '../json/value.js'
+import { RoaringBitmap32 } from '../inverted/index.js'
+import { checkFilterable, parseFilter } from '../filter/index.js'
+import { scoreOf } from '../vectors/distance.js'
+import { nearest, type Neighbour } from '../vectors/search.js'
+import type { RankedHit } from './bucket-sort.js'
+import { rankedKeywordSearch } from './keyword.js'
+import { defaultSearchQuery } from './request.js'
+import { shiftScore } from './semantic.js'
+import type { SearchSource } from './source.js'
+
+export interface SimilarQuery {
+  /** The external id of the reference document (checked by the front end). */
+  id: string
+  embedder: string
+  offset: number
+  limit: number
+  filter: unknown
+  attributesToRetrieve: string[] | null
+  retrieveVectors: boolean
+  showRankingScore: boolean
+  showRankingScoreDetails: boolean
+  rankingScoreThreshold: number | null
+}
+
+/** `docid`: the reference document's internal id, undefined when no live document has `query.id`. */
+export function similarDocuments(source: SearchSource, query: SimilarQuery, docid: number | undefined): JsonObject {
+  const start = performance.now()
+  const settings = source.settings.embedders[query.embedder]
+  if (settings === undefined) throw new TesseraError('invalid_similar_embedder', `Cannot find embedder with name \`${query.embedder}\`.`)
+  if (docid === undefined) throw new TesseraError('not_found_similar_id', `Document \`${query.id}\` not found.`)
+  let universe = RoaringBitmap32.andNot(source.live, RoaringBitmap32.from([docid]))
+  const expr = parseFilter(query.filter, 'invalid_similar_filter')
+  if (expr) {
+    checkFilterable(expr, source.settings.filterableAttributes, 'invalid_similar_filter', { containsFilter: source.containsFilter })
+    universe = RoaringBitmap32.and(universe, source.filter(expr))
+  }
+  const space = source.vectors?.get(query.embedder)
+  const entry = space?.entries.get(docid)
+  const references = !space || !entry ? [] : space.quantized ? entry.int8.map((v) => Float32Array.from(v)) : entry.vectors
+  const search = {
+    ...defaultSearchQuery(),
+    offset: query.offset, limit: query.limit, attributesToRetrieve: query.attributesToRetrieve, retrieveVectors: query.retrieveVectors,
+    showRankingScore: query.showRankingScore, showRankingScoreDetails: query.showRankingScoreDetails,
+  }
+  const { response, outcome } = rankedKeywordSearch(source, search, (window) => {
+    const want = window.offset + window.limit
+    const best = new Map<number, number>()
+    for (const v of references) {
+      for (const n of nearest(space!, v, want, universe)) {
+        if ((best.get(n.docid) ?? -Infinity) < n.similarity) best.set(n.docid, n.similarity)
+      }
+    }
+    const ranked: Neighbour[] = [...best].map(([d, similarity]) => ({ docid: d, similarity })).sort((a, b) => b.similarity - a.similarity || a.docid - b.docid)
+    const hits: RankedHit[] = []
+    for (const n of ranked) {
+      const similarity = Math.fround(scoreOf(n.similarity))
+      const score = shiftScore(similarity, settings.distribution)
+      if (query.rankingScoreThreshold !== null && score < query.rankingScoreThreshold) continue
+      hits.push({ docid: n.docid, evaluation: { score, details: { vectorSort: { order: 0, similarity } } } })
+    }
+    return { outcome: { hits: hits.slice(window.offset, want), candidates: references.length === 0 ? 0 : universe.size, plan: null, degraded: false, sorts: [], all: universe } }
+  })
+  return {
+    hits: response.hits,
+    id: query.id,
+    processingTimeMs: Math.floor(performance.now() - start),
+    limit: response.limit,
+    offset: response.offset,
+    estimatedTotalHits: Math.min(outcome.candidates, response.estimatedTotalHits as number),
+  }
+}
