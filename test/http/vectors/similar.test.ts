@@ -13,7 +13,7 @@ t.test('similar documents', async (t) => {
     { id: 3, color: 'blue', _vectors: { manual: [0.7, 0.7, 0] } },
     { id: 4, color: 'blue', _vectors: { manual: [0, 1, 0] } },
     { id: 5, color: 'red', _vectors: { manual: [0, 0, 1] } },
-    { id: 6, color: 'red' },
+    { id: 6, color: 'red', _vectors: { manual: null } },
   ]
   t.equal((await waitTask(url, (await call(`${url}/indexes/test/documents`, { method: 'POST', json: docs })).body.taskUid)).status, 'succeeded')
   const post = (json: unknown) => call(`${url}/indexes/test/similar`, { method: 'POST', json })
