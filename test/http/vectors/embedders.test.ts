@@ -124,3 +124,26 @@ t.test('Tessera\'s tuning fields: batch size, concurrency and rate limits of rem
   const unknown = await fetch(`${url}/indexes/tuned/settings/embedders`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rest: { batchSise: 3 } }) })
   t.match(await unknown.json(), { message: /expected one of `source`, `model`, `revision`, `pooling`, `apiKey`, `dimensions`, `binaryQuantized`, `documentTemplate`, `documentTemplateMaxBytes`, `url`, `request`, `response`, `headers`, `searchEmbedder`, `indexingEmbedder`, `distribution`$/ }, 'the unknown-field message lists Meilisearch\'s fields alone')
 })
+
+t.test('canceling a task that is embedding stops its requests and applies nothing', async (t) => {
+  const remote = await EmbeddingServer.start()
+  t.teardown(() => remote.close())
+  const { client } = await serverFor(t, { args: ['--experimental-allowed-ip-networks', '127.0.0.1/32'] })
+  const index = client.index('slow')
+  const rest = {
+    source: 'rest', url: `${remote.url}/batch`, dimensions: 8, documentTemplate: '{{doc.title}}',
+    request: { texts: [{ text: '{{text}}' }, '{{..}}'] }, response: { items: [{ embedding: { values: '{{embedding}}' } }, '{{..}}'] },
+  }
+  t.equal((await index.updateSettings({ embedders: { rest } as never }).waitTask()).status, 'succeeded')
+  remote.faults.push({ hang: true })
+  const enqueued = await index.addDocuments([{ id: 1, title: 'a brave dog' }])
+  while (remote.inFlight === 0) await new Promise((r) => setTimeout(r, 10))
+  const cancel = await client.tasks.cancelTasks({ uids: [enqueued.taskUid] }).waitTask()
+  t.equal(cancel.status, 'succeeded')
+  const task = await client.tasks.getTask(enqueued.taskUid)
+  t.equal(task.status, 'canceled')
+  while (remote.inFlight > 0) await new Promise((r) => setTimeout(r, 10))
+  t.pass('the hanging request was closed')
+  await t.rejects(index.getDocument(1), /not found/)
+  t.equal((await index.addDocuments([{ id: 2, title: 'kefir' }]).waitTask()).status, 'succeeded', 'the pool embeds again after the cancelation')
+})
