@@ -14,12 +14,13 @@ import { DEFAULT_SEARCH_OPTIONS, quickSearchOptions, type SearchOptions } from '
 import { DEFAULT_SWEEPS_OPTIONS, quickSweepsOptions, type SweepsOptions } from '../scenarios/sweeps/options.js'
 import { DEFAULT_TASKS_OPTIONS, quickTasksOptions, type TasksOptions } from '../scenarios/tasks/options.js'
 import { DEFAULT_VECTORS_OPTIONS, quickVectorsOptions, type VectorsOptions } from '../scenarios/vectors/options.js'
+import { DEFAULT_EMBEDDINGS_OPTIONS, quickEmbeddingsOptions, type EmbeddingsOptions } from '../scenarios/embeddings/options.js'
 import { ROOT, type Adapter } from './server.js'
 
-export type RunKind = 'register' | 'cancel' | 'health' | 'documents' | 'search' | 'facets' | 'tasks' | 'sweeps' | 'vectors'
-export const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'tasks', 'search', 'facets', 'sweeps', 'vectors'] as const
+export type RunKind = 'register' | 'cancel' | 'health' | 'documents' | 'search' | 'facets' | 'tasks' | 'sweeps' | 'vectors' | 'embeddings'
+export const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'tasks', 'search', 'facets', 'sweeps', 'vectors', 'embeddings'] as const
 /** Scenarios that write their own report (not foundation.json). */
-export const OWN_REPORT: readonly RunKind[] = ['search', 'facets', 'tasks', 'sweeps', 'vectors']
+export const OWN_REPORT: readonly RunKind[] = ['search', 'facets', 'tasks', 'sweeps', 'vectors', 'embeddings']
 /** Scenarios that can measure a server given with `--url`. */
 export const REMOTE_KINDS: readonly RunKind[] = ['search', 'tasks', 'sweeps']
 
@@ -34,6 +35,7 @@ export interface Options extends LoadSettings {
   tasks: TasksOptions
   sweeps: SweepsOptions
   vectors: VectorsOptions
+  embeddings: EmbeddingsOptions
   /** Runs of each of the search, facets, tasks and sweeps scenarios; their reports give the medians. */
   repeat: number
   /** `--url`: an already running server for the HTTP scenarios; null: fresh servers of this build. */
@@ -48,9 +50,10 @@ export const USAGE = `Usage: npm run bench -- [options]   (or, installed: tesser
   --connections N       concurrent keep-alive connections, one request in flight each (default 64)
   --max-requests N      end a window early after N successful requests (default 200000)
   --only LIST           scenarios, comma-separated: register, cancel, health, documents, tasks, search,
-                        facets, sweeps, vectors (default all); \`embeddings\` is reserved for the embedders work
+                        facets, sweeps, vectors, embeddings (default all)
   --vectors N           vectors scenario: generated 384-dimension vectors (default 100000; --quick 5000)
   --vector-queries N    vectors scenario: queries, plain and filtered (default 1000; --quick 100)
+  --embed-docs N        embeddings scenario: documents embedded through a rest embedder (default 50000; --quick 5000)
   --adapters LIST       HTTP adapters, comma-separated: uws, node (default both)
   --client raw|node     load generator: minimal node:net client (default) or node:http Agent
   --no-restart-check    skip the SIGKILL + restart durability check after registration scenarios
@@ -109,12 +112,14 @@ export function parseOptions(argv: string[]): Options {
     tasks: { ...DEFAULT_TASKS_OPTIONS },
     sweeps: { ...DEFAULT_SWEEPS_OPTIONS },
     vectors: { ...DEFAULT_VECTORS_OPTIONS },
+    embeddings: { ...DEFAULT_EMBEDDINGS_OPTIONS },
     repeat: 3,
     url: null,
     apiKey: null,
   }
   const facetOverrides: Partial<FacetsOptions> = {}
   const vectorOverrides: Partial<VectorsOptions> = {}
+  const embeddingOverrides: Partial<EmbeddingsOptions> = {}
   // Explicit search flags apply after --quick, whatever their order.
   const searchOverrides: Partial<SearchOptions> = {}
   let quick = false
@@ -156,8 +161,6 @@ export function parseOptions(argv: string[]): Options {
       case 'max-requests': options.maxRequests = positive(flag, value(), true); break
       case 'only': {
         const v = value()
-        // The slot the vectors work fills: embedding throughput (REST, hosted, local model), with data/zipf-corpus.ts's vectors.
-        if (v.split(',').map((k) => k.trim()).includes('embeddings')) throw new UsageError('--only embeddings: the embedding throughput scenario comes with the vectors and embedders work; not available yet')
         options.kinds = list(flag, v, ALL_KINDS)
         onlyGiven = true
         break
@@ -198,6 +201,7 @@ export function parseOptions(argv: string[]): Options {
       case 'facet-rounds': facetOverrides.rounds = positive(flag, value(), true); break
       case 'vectors': vectorOverrides.count = positive(flag, value(), true); break
       case 'vector-queries': vectorOverrides.queries = positive(flag, value(), true); break
+      case 'embed-docs': embeddingOverrides.documents = positive(flag, value(), true); break
       default: throw new UsageError(`unknown argument \`${arg}\``)
     }
   }
@@ -212,9 +216,11 @@ export function parseOptions(argv: string[]): Options {
     options.tasks = quickTasksOptions(options.tasks)
     options.sweeps = quickSweepsOptions(options.sweeps)
     options.vectors = quickVectorsOptions()
+    options.embeddings = quickEmbeddingsOptions()
   }
   options.facets = { ...options.facets, ...facetOverrides }
   options.vectors = { ...options.vectors, ...vectorOverrides }
+  options.embeddings = { ...options.embeddings, ...embeddingOverrides }
   if (corpus !== null) {
     if (searchOverrides.dataset !== undefined) throw new UsageError('--corpus and --dataset: give one of them')
     searchOverrides.dataset = corpus.path

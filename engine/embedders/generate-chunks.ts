@@ -20,7 +20,7 @@ const LOCAL_CHUNK = 64
 /** Documents per chunk when no embedder generates anything (`userProvided` checks only). */
 const CHECK_CHUNK = 10_000
 
-/** Documents per chunk for these embedders: what one thread's remote embedder keeps in flight at once. */
+/** Documents per chunk for these embedders: a few rounds of what one thread's remote embedder keeps in flight. */
 export function chunkSizeOf(embedders: readonly EmbedderConfig[]): number {
   let size = 0
   const visit = (e: EmbedderConfig): number => {
@@ -28,7 +28,8 @@ export function chunkSizeOf(embedders: readonly EmbedderConfig[]): number {
       case 'userProvided': return 0
       case 'localHub': return LOCAL_CHUNK
       case 'composite': return visit(e.indexingEmbedder as EmbedderConfig)
-      default: return Math.max(1, e.batchSize ?? 10) * Math.max(1, e.maxConcurrentRequests ?? 40)
+      // Four rounds of full requests: fewer pauses at chunk ends, still small enough to cancel promptly.
+      default: return 4 * Math.max(1, e.batchSize ?? 10) * Math.max(1, e.maxConcurrentRequests ?? 40)
     }
   }
   for (const e of embedders) size = Math.max(size, visit(e))

@@ -100,14 +100,13 @@ export async function generateEmbeddings(input: GenerateInput, options: { signal
         name, template, previousTemplate, context, force: entry.force === true,
       })
       try {
-        for (let start = 0; start < planned.length; start += embedder.chunkHint) {
-          const slice = planned.slice(start, start + embedder.chunkHint)
-          const vectors = await embedder.embedDocuments(slice.map((p) => p.text), { signal: options.signal })
-          slice.forEach((p, i) => {
-            out.vectors[p.at]![name] = { embeddings: [vectors[i]!], userProvided: false, regenerate: true }
-            out.textHashes[p.at]![name] = p.hash
-          })
-        }
+        // All of the chunk's texts at once: the embedder keeps its requests full up to its concurrency limit, with no
+        // pause for the slowest request of a slice.
+        const vectors = await embedder.embedDocuments(planned.map((p) => p.text), { signal: options.signal })
+        planned.forEach((p, i) => {
+          out.vectors[p.at]![name] = { embeddings: [vectors[i]!], userProvided: false, regenerate: true }
+          out.textHashes[p.at]![name] = p.hash
+        })
       } finally {
         out.requests[name] = embedder.requests.take()
       }
