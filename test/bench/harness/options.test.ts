@@ -28,10 +28,16 @@ t.test('tessera without bench still runs the service\'s CLI', async (t) => {
   t.match(res.stdout, /^Usage: tessera \[options\]\n {7}tessera bench \[bench options\]/)
 })
 
-t.test('the embeddings scenario is a reserved slot, refused with a clear message', async (t) => {
-  const res = spawnSync(process.execPath, [BIN, 'bench', '--only', 'search,embeddings'], { encoding: 'utf8' })
-  t.equal(res.status, 2)
-  t.match(res.stderr, /^error: --only embeddings: the embedding throughput scenario comes with the vectors and embedders work/)
+t.test('the embeddings scenario is a scenario of its own, run against a server of this build', async (t) => {
+  const help = spawnSync(process.execPath, [BIN, 'bench', '--help'], { encoding: 'utf8' })
+  t.match(help.stdout, /--only LIST .*\n.*vectors, embeddings \(default all\)/)
+  t.match(help.stdout, /  --embed-docs N +embeddings scenario/)
+  const remote = spawnSync(process.execPath, [BIN, 'bench', '--url', 'http://127.0.0.1:9', '--only', 'embeddings'], { encoding: 'utf8' })
+  t.equal(remote.status, 2)
+  t.match(remote.stderr, /^error: --url: embeddings need a server of this build/)
+  const bad = spawnSync(process.execPath, [BIN, 'bench', '--only', 'embeddings', '--embed-docs', '0'], { encoding: 'utf8' })
+  t.equal(bad.status, 2)
+  t.match(bad.stderr, /^error: --embed-docs: expected a positive whole number/)
 })
 
 t.test('--url is checked, and refuses scenarios that need a server of this build', async (t) => {
