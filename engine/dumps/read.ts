@@ -35,7 +35,7 @@ const INDEX_UID = /^[a-zA-Z0-9_-]{1,400}$/
 export async function unpackDump(file: string, dir: string): Promise<void> {
   await mkdir(dir, { recursive: true })
   try {
-    await tar.x({ file, cwd: dir, strict: true, preservePaths: false })
+    tar.x({ file, cwd: dir, strict: true, preservePaths: false, sync: true })
   } catch (err) {
     throw badDump(`the file is not a readable gzipped tar (${(err as Error).message})`)
   }

@@ -16,7 +16,7 @@ export async function importSnapshot(file: string, dbPath: string): Promise<void
   try {
     await mkdir(work, { recursive: true })
     try {
-      await tar.x({ file, cwd: work, strict: true, preservePaths: false })
+      tar.x({ file, cwd: work, strict: true, preservePaths: false, sync: true })
     } catch (err) {
       throw new BadDump(`the snapshot is not a readable gzipped tar (${(err as Error).message})`)
     }

@@ -7,14 +7,18 @@
 import { chmod, copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import * as tar from 'tar'
-import type { Store } from '../storage/index.js'
+import type { Store, WriteOp } from '../storage/index.js'
 
 /** The file name of the snapshot of the data directory at `dbPath`. */
 export function snapshotName(dbPath: string): string {
   return `${basename(dbPath)}.snapshot`
 }
 
-export async function writeSnapshot(store: Store, payloadDir: string, dir: string): Promise<string> {
+/**
+ * `edits`: writes applied to the copy only (the snapshot tasks leave themselves out of it, as Meilisearch's do: an
+ * instance started from the snapshot does not run them again).
+ */
+export async function writeSnapshot(store: Store, payloadDir: string, dir: string, edits: readonly WriteOp[] = []): Promise<string> {
   await mkdir(dir, { recursive: true })
   const name = snapshotName(store.path)
   const target = join(dir, name)
@@ -22,7 +26,7 @@ export async function writeSnapshot(store: Store, payloadDir: string, dir: strin
   const partial = `${target}.partial`
   await rm(work, { recursive: true, force: true })
   try {
-    await store.checkpoint(work)
+    await store.checkpoint(work, edits)
     // Payload files after the database: every file a task of the copy refers to is still there (only the
     // scheduler, busy with this snapshot, removes them); a file newer than the copy is swept when it is opened.
     await mkdir(join(work, 'payloads'))

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { COLUMNS, type Column } from './columns.js'
+import { COLUMNS, type Column, type WriteOp } from './columns.js'
 
 const require = createRequire(import.meta.url)
 const { RocksLevel } = require('@nxtedition/rocksdb')
@@ -19,8 +19,11 @@ interface ColumnIterator {
   close(): Promise<void>
 }
 
-/** Copy `views` (one iterator per column, in COLUMNS order) into a new database at `path`; closes the iterators. */
-export async function copyColumns(views: ColumnIterator[], path: string, columnOptions: Partial<Record<Column, Record<string, unknown>>>): Promise<void> {
+/**
+ * Copy `views` (one iterator per column, in COLUMNS order) into a new database at `path`, then apply `edits` to the
+ * copy; closes the iterators.
+ */
+export async function copyColumns(views: ColumnIterator[], path: string, columnOptions: Partial<Record<Column, Record<string, unknown>>>, edits: readonly WriteOp[]): Promise<void> {
   mkdirSync(dirname(path), { recursive: true })
   const target = new RocksLevel(path, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
   try {
@@ -38,6 +41,11 @@ export async function copyColumns(views: ColumnIterator[], path: string, columnO
         if (rows.length === 0) break
         await target.batch(rows.map(([key, value]) => ({ type: 'put', key, value, column })), { sync: false })
       }
+    }
+    if (edits.length > 0) {
+      await target.batch(edits.map((op) => ({
+        type: op.value === undefined ? 'del' : 'put', key: Buffer.from(op.key), value: op.value && Buffer.from(op.value), column: target.columns[op.column],
+      })), { sync: false })
     }
   } finally {
     for (const view of views) await view.close().catch(() => {})

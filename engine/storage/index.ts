@@ -155,12 +155,12 @@ export class Store {
    * The binding has no checkpoint API; an iterator reads the database as it was when the iterator was made, so
    * commits are held back for the moment it takes to drain the ones in flight and open one iterator per column
    * (in one tick), which makes the copy a single point in the commit order. Writes then resume at once; the copy
-   * streams from the iterators while the service goes on.
+   * streams from the iterators while the service goes on. `edits` are applied to the copy only.
    */
-  async checkpoint(dir: string): Promise<void> {
+  async checkpoint(dir: string, edits: readonly WriteOp[] = []): Promise<void> {
     if (this.closed) throw new Error('storage is closed')
     const views = await this.frozen(() => COLUMNS.map((c) => this.db.iterator({ column: this.column(c), keys: true, values: true })))
-    await copyColumns(views, join(dir, 'db'), COLUMN_OPTIONS)
+    await copyColumns(views, join(dir, 'db'), COLUMN_OPTIONS, edits)
   }
 
   /** Run `take` once no commit is in flight, holding new ones back until it returned. */
