@@ -33,6 +33,10 @@ export interface EngineOptions {
   maxTasks?: number
   /** How large one batch may grow (tasks, payload bytes). */
   batchLimits?: BatchLimits
+  /** Where dumps and snapshots are written, and the version dumps name (see SchedulerOptions). */
+  dumpDir?: string
+  snapshotDir?: string
+  dbVersion?: string
 }
 
 export class Engine {
@@ -67,7 +71,7 @@ export class Engine {
     const inverted = new InvertedStore(store)
     const facets = new FacetStore({ scan: (id) => documents.scan(id), version: (id) => documents.state(id) })
     const vectors = new VectorStore(store, join(options.path, 'vectors'))
-    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, vectors, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, batchLimits: options.batchLimits, log })
+    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, vectors, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
     const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log)

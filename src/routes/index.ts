@@ -10,6 +10,7 @@ import { searchRoutes } from './search.js'
 import { settingsRoutes } from './settings.js'
 import { featureRoutes } from './features.js'
 import { keyRoutes } from './keys.js'
+import { dumpRoutes } from './dumps.js'
 import { previewRoutes } from './preview.js'
 import { workflowRoutes } from '../workflows/index.js'
 import { authRoutes } from '../auth/index.js'
@@ -24,6 +25,7 @@ export const ROUTES: readonly AppRoute[] = [
   ...settingsRoutes,
   ...featureRoutes,
   ...keyRoutes,
+  ...dumpRoutes,
   ...previewRoutes,
   ...workflowRoutes<AppContext>(),
   ...authRoutes<AppContext>(),
