@@ -404,6 +404,12 @@ export function planQuery(index: InvertedIndex, settings: Settings, tokenizer: T
       return
     }
     const word = lt.word
+    if (Buffer.byteLength(word) > MAX_WORD_BYTES) {
+      // Longer than any indexed word: milli gives it an empty term (no derivation, no split, no highlight), which
+      // also keeps a huge word from costing more than linear time.
+      terms.push(term(i, lt.position, 1, word, false, false, false, 0))
+      return
+    }
     const prefix = lt.prefix && prefixSearch
     const typos = allowedTypos(word, settings)
     addWord(b, index, word, { typo: 0, exact: true, prefix: false, span: 1 })
