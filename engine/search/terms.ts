@@ -15,6 +15,9 @@ import type { Settings } from '../settings/index.js'
 import { RoaringBitmap32, coversField, searchOnCovers, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import { normalize, type Tokenizer } from '../tokenizer/index.js'
 import { parseQueryText, type ParsedQueryText, type QueryTerm, type QueryToken } from './query-text.js'
+import { phraseAt, phraseConditions, type PhraseCondition } from './phrase.js'
+
+export { phraseAt, phraseConditions, type PhraseCondition } from './phrase.js'
 
 export const MAX_PREFIX_COUNT = 1000
 export const MAX_ONE_TYPO = 150
@@ -129,57 +132,6 @@ export function phraseDocids(index: InvertedIndex, words: readonly (number | nul
   const conditions = phraseConditions(words)
   for (const docid of candidates) if (docHasPhrase(index, docid, words, byAttribute, conditions)) out.push(docid)
   return RoaringBitmap32.from(out)
-}
-
-/** A condition of a phrase: `right` follows `left` at `distance` (exactly one position apart when `exact`). */
-export type PhraseCondition = [left: number, right: number, exact: boolean, distance: number]
-
-/**
- * The conditions of a phrase, as milli's `compute_phrase_docids` checks them: over each window of three positions
- * (or the whole phrase when shorter), neighbours sit one position apart and the others within their distance.
- */
-export function phraseConditions(words: readonly (number | null)[]): PhraseCondition[] {
-  const out: PhraseCondition[] = []
-  const size = Math.min(words.length, 3)
-  const seen = new Set<string>()
-  for (let start = 0; start + size <= words.length; start++) {
-    for (let i = start; i < start + size; i++) {
-      if (words[i] === null) continue
-      for (let k = i + 1; k < start + size; k++) {
-        if (words[k] === null) continue
-        const key = `${i}:${k}`
-        if (seen.has(key)) continue
-        seen.add(key)
-        out.push([words[i]!, words[k]!, k === i + 1, k - i])
-      }
-    }
-  }
-  return out
-}
-
-/**
- * Whether a forward record (`data[from .. to)`) satisfies the phrase (see `phraseDocids`); with `allowed`, only
- * the positions in the allowed fields count.
- */
-export function phraseAt(data: Uint32Array, from: number, to: number, words: readonly (number | null)[], byAttribute = false,
-  conditions: readonly PhraseCondition[] = phraseConditions(words), allowed: Uint8Array | null = null): boolean {
-  if (to <= from) return false
-  for (const [left, right, exact, distance] of conditions) {
-    let ok = false
-    for (let k = from; k < to && !ok; k += 2) {
-      if (data[k] !== left) continue
-      const at = data[k + 1]!
-      if (allowed && allowed[at >>> 16] !== 1) continue
-      for (let m = from; m < to; m += 2) {
-        if (data[m] !== right) continue
-        const other = data[m + 1]!
-        if (allowed && allowed[other >>> 16] !== 1) continue
-        if (byAttribute ? other >>> 16 === at >>> 16 : exact ? other === at + 1 : other > at && other - at <= distance && other >>> 16 === at >>> 16) { ok = true; break }
-      }
-    }
-    if (!ok) return false
-  }
-  return true
 }
 
 /** `phraseAt` on a document's record. */
