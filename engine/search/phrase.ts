@@ -8,6 +8,7 @@
  * frequencies (a pairwise scan cost the product of their occurrences, and frequent words made phrases and split
  * words the bulk of a query's time).
  */
+import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 
 /** A condition of a phrase: `right` follows `left` at `distance` (exactly one position apart when `exact`). */
 export type PhraseCondition = [left: number, right: number, exact: boolean, distance: number]
@@ -74,4 +75,62 @@ export function phraseAt(data: Uint32Array, from: number, to: number, words: rea
   if (to <= from) return false
   for (const condition of conditions) if (!conditionAt(data, from, to, condition, byAttribute, allowed)) return false
   return true
+}
+
+/**
+ * Phrases checked on at least this many documents keep their documents for the published view (split words and
+ * quoted phrases of frequent words are checked on most of the index, and every query of them asks again).
+ */
+const KEPT_PHRASE_CANDIDATES = 1000
+/** Phrases kept per index view; the least recently used goes first. */
+const KEPT_PHRASES = 512
+
+const keptPhrases = new WeakMap<InvertedIndex, { version: number; phrases: Map<string, Bitmap> }>()
+
+function phraseCache(index: InvertedIndex): Map<string, Bitmap> {
+  let kept = keptPhrases.get(index)
+  if (!kept || kept.version !== index.version) keptPhrases.set(index, (kept = { version: index.version, phrases: new Map() }))
+  return kept.phrases
+}
+
+/**
+ * Documents holding the phrase as milli resolves it (`compute_phrase_docids`): word pairs checked window by window
+ * (see `phraseConditions`), each pair anywhere in a field, not necessarily all at one place. With `byAttribute`
+ * proximity, a field holding both words of each pair is enough. Shared: callers must not change the bitmap.
+ */
+export function phraseDocids(index: InvertedIndex, words: readonly (number | null)[], byAttribute = false): Bitmap {
+  const present = words.filter((w): w is number => w !== null)
+  if (present.length === 0) return new RoaringBitmap32()
+  const bitmaps: Bitmap[] = []
+  for (const w of present) {
+    const b = index.postings[w]
+    if (!b) return new RoaringBitmap32()
+    bitmaps.push(b)
+  }
+  bitmaps.sort((a, b) => a.size - b.size)
+  let candidates = bitmaps[0]!.clone()
+  for (let i = 1; i < bitmaps.length; i++) candidates = RoaringBitmap32.and(candidates, bitmaps[i]!)
+  if (present.length === 1) return candidates
+  const cache = candidates.size >= KEPT_PHRASE_CANDIDATES ? phraseCache(index) : null
+  const key = `${byAttribute ? 'a' : 'p'}${words.join(',')}`
+  const cached = cache?.get(key)
+  if (cached) {
+    cache!.delete(key)
+    cache!.set(key, cached)
+    return cached
+  }
+  const conditions = phraseConditions(words)
+  const { data, start, end, limit } = index.forward
+  const ids = candidates.toUint32Array()
+  let n = 0
+  for (let i = 0; i < ids.length; i++) {
+    const docid = ids[i]!
+    if (docid < limit && phraseAt(data, start[docid]!, end[docid]!, words, byAttribute, conditions)) ids[n++] = docid
+  }
+  const out = new RoaringBitmap32(ids.subarray(0, n))
+  if (cache) {
+    if (cache.size >= KEPT_PHRASES) cache.delete(cache.keys().next().value!)
+    cache.set(key, out)
+  }
+  return out
 }

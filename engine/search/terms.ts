@@ -15,9 +15,9 @@ import type { Settings } from '../settings/index.js'
 import { RoaringBitmap32, coversField, searchOnCovers, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import { normalize, type Tokenizer } from '../tokenizer/index.js'
 import { parseQueryText, type ParsedQueryText, type QueryTerm, type QueryToken } from './query-text.js'
-import { phraseAt, phraseConditions, type PhraseCondition } from './phrase.js'
+import { phraseDocids } from './phrase.js'
 
-export { phraseAt, phraseConditions, type PhraseCondition } from './phrase.js'
+export { phraseAt, phraseConditions, phraseDocids, type PhraseCondition } from './phrase.js'
 
 export const MAX_PREFIX_COUNT = 1000
 export const MAX_ONE_TYPO = 150
@@ -111,36 +111,6 @@ export function queryTokens(tokenizer: Tokenizer, text: string, locales: readonl
 }
 
 /**
- * Documents holding the phrase as milli resolves it (`compute_phrase_docids`): word pairs checked window by window
- * (see `phraseConditions`), each pair anywhere in a field, not necessarily all at one place. With `byAttribute`
- * proximity, a field holding both words of each pair is enough.
- */
-export function phraseDocids(index: InvertedIndex, words: readonly (number | null)[], byAttribute = false): Bitmap {
-  const present = words.filter((w): w is number => w !== null)
-  if (present.length === 0) return new RoaringBitmap32()
-  const bitmaps: Bitmap[] = []
-  for (const w of present) {
-    const b = index.postings[w]
-    if (!b) return new RoaringBitmap32()
-    bitmaps.push(b)
-  }
-  bitmaps.sort((a, b) => a.size - b.size)
-  let candidates = bitmaps[0]!.clone()
-  for (let i = 1; i < bitmaps.length; i++) candidates = RoaringBitmap32.and(candidates, bitmaps[i]!)
-  if (present.length === 1) return candidates
-  const out: number[] = []
-  const conditions = phraseConditions(words)
-  for (const docid of candidates) if (docHasPhrase(index, docid, words, byAttribute, conditions)) out.push(docid)
-  return RoaringBitmap32.from(out)
-}
-
-/** `phraseAt` on a document's record. */
-function docHasPhrase(index: InvertedIndex, docid: number, words: readonly (number | null)[], byAttribute: boolean, conditions: readonly PhraseCondition[]): boolean {
-  const f = index.forward
-  return docid < f.limit && phraseAt(f.data, f.start[docid]!, f.end[docid]!, words, byAttribute, conditions)
-}
-
-/**
  * The union of the documents of the words starting with `prefix` (cached per published view); `words`: only
  * those (the first MAX_PREFIX_COUNT of a larger set).
  */
@@ -215,12 +185,8 @@ function bestSplit(index: InvertedIndex, word: string): [string, string] | null 
     const l = index.wordIds.get(left)
     const r = index.wordIds.get(right)
     if (l === undefined || r === undefined || !index.postings[l] || !index.postings[r]) continue
-    const both = RoaringBitmap32.and(index.postings[l]!, index.postings[r]!)
-    if (both.size <= bestCount) continue
-    let count = 0
-    const pair = [l, r]
-    const conditions = phraseConditions(pair)
-    for (const docid of both) if (docHasPhrase(index, docid, pair, false, conditions)) count++
+    if (index.postings[l]!.andCardinality(index.postings[r]!) <= bestCount) continue
+    const count = phraseDocids(index, [l, r]).size
     if (count > bestCount) {
       bestCount = count
       best = [left, right]
