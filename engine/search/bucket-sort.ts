@@ -134,7 +134,7 @@ function splitSingleTerm(ctx: RankingContext, index: InvertedIndex, term: Term, 
     const level = RoaringBitmap32.andNot(RoaringBitmap32.and(docs, holding), seen)
     if (level.isEmpty) continue
     seen = RoaringBitmap32.or(seen, level)
-    const parts = !byWeight || weights.length <= 1 || placed >= need || phrases.length > 0 ? [level] : splitByPlace(index, derivations.map((d) => d.wordId), level, weights, weightOf, byPosition, need - placed, expired)
+    const parts = !byWeight || (weights.length <= 1 && !byPosition) || placed >= need || phrases.length > 0 ? [level] : splitByPlace(index, derivations.map((d) => d.wordId), level, weights, weightOf, byPosition, need - placed, expired)
     for (const part of parts) { out.push(part); placed += part.size }
   }
   return out
