@@ -103,7 +103,7 @@ export function phraseDocids(index: InvertedIndex, words: readonly (number | nul
   if (present.length === 0) return new RoaringBitmap32()
   const bitmaps: Bitmap[] = []
   for (const w of present) {
-    const b = index.postings[w]
+    const b = index.postings.get(w)
     if (!b) return new RoaringBitmap32()
     bitmaps.push(b)
   }

@@ -152,12 +152,11 @@ interface Builder {
 function addWord(b: Builder, index: InvertedIndex, word: string, d: Omit<WordDerivation, 'wordId'>, union = false): void {
   const id = index.wordIds.get(word)
   if (id === undefined) return
-  const posting = index.postings[id]
-  if (!posting) return
+  if (!index.postings.has(id)) return
   const existing = b.words.get(id)
   if (existing && (existing.typo < d.typo || (existing.typo === d.typo && existing.exact))) return
   b.words.set(id, { wordId: id, ...d })
-  if (!union) b.bitmaps.push(posting)
+  if (!union) b.bitmaps.push(index.postings.get(id)!)
 }
 
 function addPhrase(b: Builder, index: InvertedIndex, words: readonly (string | null)[], typo: number, exact: boolean): void {
@@ -165,7 +164,7 @@ function addPhrase(b: Builder, index: InvertedIndex, words: readonly (string | n
   for (const w of words) {
     if (w === null) { ids.push(null); continue }
     const id = index.wordIds.get(w)
-    if (id === undefined || !index.postings[id]) return
+    if (id === undefined || !index.postings.has(id)) return
     ids.push(id)
   }
   const docids = phraseDocids(index, ids, b.byAttribute)
@@ -184,8 +183,8 @@ function bestSplit(index: InvertedIndex, word: string): [string, string] | null 
     const right = chars.slice(i).join('')
     const l = index.wordIds.get(left)
     const r = index.wordIds.get(right)
-    if (l === undefined || r === undefined || !index.postings[l] || !index.postings[r]) continue
-    if (index.postings[l]!.andCardinality(index.postings[r]!) <= bestCount) continue
+    if (l === undefined || r === undefined || !index.postings.has(l) || !index.postings.has(r)) continue
+    if (index.postings.get(l)!.andCardinality(index.postings.get(r)!) <= bestCount) continue
     const count = phraseDocids(index, [l, r]).size
     if (count > bestCount) {
       bestCount = count
