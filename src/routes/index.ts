@@ -9,6 +9,7 @@ import { documentRoutes } from './documents.js'
 import { searchRoutes } from './search.js'
 import { settingsRoutes } from './settings.js'
 import { featureRoutes } from './features.js'
+import { networkRoutes } from './network.js'
 import { keyRoutes } from './keys.js'
 import { previewRoutes } from './preview.js'
 import { workflowRoutes } from '../workflows/index.js'
@@ -23,6 +24,7 @@ export const ROUTES: readonly AppRoute[] = [
   ...searchRoutes,
   ...settingsRoutes,
   ...featureRoutes,
+  ...networkRoutes,
   ...keyRoutes,
   ...previewRoutes,
   ...workflowRoutes<AppContext>(),
