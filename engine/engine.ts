@@ -11,6 +11,7 @@ import type { BatchLimits } from './scheduler/selection.js'
 import type { WorkerPool } from './pool/index.js'
 import { Features } from './features/index.js'
 import { closeEmbedders, setEmbedderRuntime, type EmbedderRuntime } from './embedders/index.js'
+import { NetworkConfig } from './network/index.js'
 import { DocumentStore } from './documents/store.js'
 import { InvertedStore } from './inverted/index.js'
 import { PayloadFiles } from './payload/files.js'
@@ -39,6 +40,10 @@ export interface EngineOptions {
   embedders?: EmbedderRuntime
   /** Vector search tuning (HNSW breadth, binary quantized rescoring depth); see vectors/search.ts. */
   vectorSearch?: { ef?: number; rescoring?: number }
+  /** Where dumps and snapshots are written, and the version dumps name (see SchedulerOptions). */
+  dumpDir?: string
+  snapshotDir?: string
+  dbVersion?: string
 }
 
 export class Engine {
@@ -59,6 +64,8 @@ export class Engine {
     /** Vectors per index and embedder, with their graphs. */
     readonly vectors: VectorStore,
     readonly log: Log,
+    /** The other instances this one knows (`/network`), persisted. */
+    readonly network: NetworkConfig,
   ) {}
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -71,15 +78,16 @@ export class Engine {
     const payloads = new PayloadFiles(options.path, store)
     await recover({ store, queue, catalog, documents, payloads, log })
     const features = await Features.load(store)
+    const network = await NetworkConfig.load(store)
     const inverted = new InvertedStore(store)
     const facets = new FacetStore({ scan: (id) => documents.scan(id), version: (id) => documents.state(id) })
     const vectors = new VectorStore(store, join(options.path, 'vectors'))
     if (options.vectorSearch?.ef) vectorSearchTuning.ef = options.vectorSearch.ef
     if (options.vectorSearch?.rescoring) vectorSearchTuning.rescoring = options.vectorSearch.rescoring
-    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, vectors, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, batchLimits: options.batchLimits, log })
+    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, vectors, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
-    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log)
+    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network)
     scheduler.wake()
     return engine
   }

@@ -14,6 +14,10 @@ import { documentId } from '../documents/ids.js'
 import type { Details, DocumentEdition } from '../tasks/types.js'
 import { matchingDocuments } from './deletions.js'
 import type { IndexBatch } from './index-batch.js'
+import { providedVectors } from '../vectors/document.js'
+import { storeDocumentVectors } from '../vectors/write.js'
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 const { RoaringBitmap32 } = roaring
 
@@ -55,6 +59,12 @@ export async function editDocuments(batch: IndexBatch, uid: string, op: Document
         }
         const doc = JSON.parse(outcome.json) as Document
         await docs.put(ext, doc)
+        // A script may change `_vectors`: what it left there is the document's user-provided part now.
+        if (doc._vectors !== undefined && !sameJson(doc._vectors, old._vectors)) {
+          const embedders = batch.settingsOf(meta).embedders
+          const vectors = await batch.vectorsDraft(meta)
+          storeDocumentVectors(vectors, docid, providedVectors(doc, ext, embedders, (name) => vectors.base.get(name)?.dims))
+        }
         facets?.add(docid, doc)
         changed.push({ docid, doc })
         edited++

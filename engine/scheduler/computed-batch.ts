@@ -49,6 +49,12 @@ export interface SchedulerOptions {
   /** How many tasks and payload bytes one batch takes at most (`--experimental-max-number-of-batched-tasks`,
    * `--experimental-limit-batched-tasks-total-size`). */
   batchLimits?: BatchLimits
+  /** Where `dumpCreation` tasks write (`--dump-dir`; default `dumps/`). */
+  dumpDir?: string
+  /** Where `snapshotCreation` tasks write (`--snapshot-dir`; default `snapshots/`). */
+  snapshotDir?: string
+  /** The version a dump's `metadata.json` names. */
+  dbVersion?: string
   log?: (msg: string, level?: 'INFO' | 'ERROR') => void
 }
 

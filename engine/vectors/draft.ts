@@ -5,6 +5,7 @@
  * `publish` (readers only accept the slots of their view).
  */
 import { setImmediate } from 'node:timers/promises'
+import { performance } from 'node:perf_hooks'
 import { encode, type WriteOp } from '../storage/index.js'
 import type { EmbedderSettings } from '../settings/index.js'
 import { encodeEntry, rowKey, spaceKey, type SpaceRecord, type VectorEntry } from './codec.js'
@@ -13,8 +14,11 @@ import { AnnGraph } from './graph.js'
 import { VectorSpace, type IndexVectors } from './space.js'
 import type { DocumentVectors, EmbedderVectors } from './types.js'
 
-/** Graph insertions between two turns of the event loop while a batch prepares its commit. */
-const ADDS_PER_TURN = 256
+/**
+ * Graph insertions run on the indexing thread, which also answers requests: it yields to the event loop once it
+ * has inserted for this long (an insertion at 384 dimensions takes about a millisecond).
+ */
+const TURN_MS = 8
 
 export interface DraftResult {
   spaces: IndexVectors
@@ -128,7 +132,7 @@ export class VectorDraft {
       let graph = quantized ? null : (from?.graph ?? null)
       if (!quantized && graph === null) graph = AnnGraph.create(dims)
       let nextSlot = this.slotStart(name, from?.record.nextSlot ?? base?.record.nextSlot ?? 0)
-      let adds = 0
+      let turn = performance.now()
       for (const [docid, v] of changes) {
         const old = entries.get(docid)
         if (old) for (const s of old.slots) { slotDoc.delete(s); if (graph) this.removedSlots.push([graph, s]) }
@@ -148,7 +152,7 @@ export class VectorDraft {
           for (let k = 0; k < slots.length; k++) {
             graph.add(slots[k]!, v.embeddings[k]!)
             this.added.push([graph, slots[k]!])
-            if (++adds % ADDS_PER_TURN === 0) { checkAborted(); await setImmediate() }
+            if (performance.now() - turn > TURN_MS) { checkAborted(); await setImmediate(); turn = performance.now() }
           }
         }
       }

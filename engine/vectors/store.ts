@@ -140,7 +140,7 @@ export class VectorStore {
     graph ??= AnnGraph.create(record.dims, Math.max(1024, slotDoc.size * 2))
     if (stale || graph.size !== slotDoc.size) {
       for (const slot of [...graph.slots()]) if (!slotDoc.has(slot)) graph.remove(slot)
-      for (const [docid, e] of rows) e.slots.forEach((slot, k) => { if (!graph!.has(slot)) graph!.add(slot, e.vectors[k]!) ; void docid })
+      for (const e of rows.values()) e.slots.forEach((slot, k) => { if (!graph!.has(slot)) graph!.add(slot, e.vectors[k]!) })
       this.dirty.add(`${indexId}/${name}`)
     }
     return graph

@@ -73,6 +73,29 @@ t.test('vector store', async (t) => {
     t.same((await doc('7'))._vectors, { other: { embeddings: [[1, 1]], regenerate: false }, manual: { embeddings: [], regenerate: false } })
   })
 
+  await t.test('edit by function: the _vectors a script leaves are the vectors', async (t) => {
+    await req('/experimental-features', { method: 'PATCH', json: { editDocumentsByFunction: true } })
+    await add([{ id: '8', name: 'eight', _vectors: { manual: [1, 1, 1] } }])
+    const edited = await req('/indexes/v/documents/edit', { method: 'POST', json: { function: 'doc._vectors = #{ manual: [0.5, 0.5, 0.0] }', filter: null } }).then(task)
+    t.equal(edited.status, 'succeeded', JSON.stringify(edited.error))
+    t.same((await doc('8'))._vectors.manual.embeddings, [[0.5, 0.5, 0]])
+  })
+
+  await t.test('swaps carry vectors along; deleting an index drops them', async (t) => {
+    const other = (json: unknown) => req('/indexes/w/settings', { method: 'PATCH', json }).then(task)
+    await other({ embedders: { manual: { source: 'userProvided', dimensions: 3 } } })
+    await req('/indexes/w/documents', { method: 'POST', json: [{ id: 'w1', _vectors: { manual: [0, 0, 1] } }] }).then(task)
+    const before = (await stats()).numberOfEmbeddings
+    t.equal((await req('/swap-indexes', { method: 'POST', json: [{ indexes: ['v', 'w'] }] }).then(task)).status, 'succeeded')
+    t.equal((await stats()).numberOfEmbeddings, 1, 'v now has w\'s vectors')
+    t.same((await doc('w1'))._vectors.manual.embeddings, [[0, 0, 1]])
+    t.equal((await req('/indexes/w/stats')).body.numberOfEmbeddings, before)
+    await req('/swap-indexes', { method: 'POST', json: [{ indexes: ['v', 'w'] }] }).then(task)
+    t.equal((await req('/indexes/w', { method: 'DELETE' }).then(task)).status, 'succeeded')
+    await other({ embedders: { manual: { source: 'userProvided', dimensions: 3 } } })
+    t.equal((await req('/indexes/w/stats')).body.numberOfEmbeddings, 0, 'a new index of the same name starts empty')
+  })
+
   await t.test('clearing the index drops every vector', async (t) => {
     await req('/indexes/v/documents', { method: 'DELETE' }).then(task)
     const s = await stats()
