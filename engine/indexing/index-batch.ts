@@ -53,7 +53,7 @@ export interface BatchDeps {
 export class BatchAborted extends Error {}
 
 /** Errors raised while working inside an index carry its name, as Meilisearch's do. */
-function inIndex(uid: string, err: unknown): unknown {
+export function inIndex(uid: string, err: unknown): unknown {
   if (err instanceof TesseraError && err.code !== 'index_not_found' && !err.message.startsWith('Index `')) {
     return new TesseraError(err.code, `Index \`${uid}\`: ${err.message}`)
   }

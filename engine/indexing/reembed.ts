@@ -8,7 +8,7 @@ import type { IndexMeta } from '../indexes/catalog.js'
 import type { Document } from '../payload/documents.js'
 import { readSettings } from '../settings/index.js'
 import { documentId } from '../documents/ids.js'
-import type { GenerateEmbedder } from '../embedders/index.js'
+import { embedderFor, embedderRuntime, type GenerateEmbedder } from '../embedders/index.js'
 import { storeDocumentVectors } from '../vectors/write.js'
 import type { IndexBatch } from './index-batch.js'
 import { generateVectors, previousVectors, reembedding, type PendingDocument } from './generate-vectors.js'
@@ -25,7 +25,6 @@ function keptVectors(doc: Document): Document {
 }
 
 export async function reembed(batch: IndexBatch, meta: IndexMeta): Promise<void> {
-  if (meta.primaryKey === null) return
   const before = readSettings(batch.deps.store, meta.id).embedders
   const after = batch.settingsOf(meta).embedders
   const chosen: Record<string, GenerateEmbedder> = {}
@@ -33,10 +32,16 @@ export async function reembed(batch: IndexBatch, meta: IndexMeta): Promise<void>
     const kind = reembedding(before[name], settings)
     if (kind === 'none') continue
     const old = before[name]
+    if (kind === 'all') {
+      // As Meilisearch, a new or changed embedder is built when the settings are applied: an unreachable server, a
+      // failed dimension probe, a missing model or disagreeing composite halves fail the settings task, documents
+      // or not. It is built in this thread, where it then serves the index's queries.
+      await embedderFor(meta.uid, name, settings, embedderRuntime())
+    }
     chosen[name] = kind === 'all' ? { settings, force: true } : { settings, previousTemplate: { documentTemplate: old!.documentTemplate, documentTemplateMaxBytes: old!.documentTemplateMaxBytes } }
   }
   const names = Object.keys(chosen)
-  if (names.length === 0) return
+  if (names.length === 0 || meta.primaryKey === null) return
   const vectors = await batch.vectorsDraft(meta)
   let window: { docid: number; pending: PendingDocument }[] = []
   const flush = async () => {

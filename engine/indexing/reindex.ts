@@ -9,7 +9,7 @@ import type { Document } from '../payload/documents.js'
 import type { ReindexKind } from '../settings/index.js'
 import { FacetDraft, FacetIndex, facetConfig, hasFacets, type FacetConfig } from '../facets/index.js'
 import { InvertedDraft } from '../inverted/index.js'
-import type { IndexBatch } from './index-batch.js'
+import { inIndex, type IndexBatch } from './index-batch.js'
 import { reindexVectors } from './reindex-vectors.js'
 import { reembed } from './reembed.js'
 
@@ -30,7 +30,11 @@ export async function reindex(batch: IndexBatch): Promise<void> {
     if ([...plan].some((k) => WORD_REINDEX.has(k))) await rebuildWords(batch, meta)
     if (plan.has('embedders')) {
       await reindexVectors(batch, meta)
-      await reembed(batch, meta)
+      try {
+        await reembed(batch, meta)
+      } catch (err) {
+        throw inIndex(meta.uid, err)
+      }
     }
     const config = facetConfig(batch.settingsOf(meta))
     const draft = batch.facetDrafts.get(id)

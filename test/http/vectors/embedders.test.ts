@@ -147,3 +147,21 @@ t.test('canceling a task that is embedding stops its requests and applies nothin
   await t.rejects(index.getDocument(1), /not found/)
   t.equal((await index.addDocuments([{ id: 2, title: 'kefir' }]).waitTask()).status, 'succeeded', 'the pool embeds again after the cancelation')
 })
+
+t.test('a new embedder is built when the settings are applied: a failed dimension probe fails the settings task', async (t) => {
+  const remote = await EmbeddingServer.start()
+  t.teardown(() => remote.close())
+  const { client } = await serverFor(t, { args: ['--experimental-allowed-ip-networks', '127.0.0.0/8'] })
+  const index = client.index('probe')
+  remote.faults.push({ status: 401, body: '{"error":"who are you"}' })
+  const rest = {
+    source: 'rest', url: `${remote.url}/batch`, apiKey: 'secret-key-123',
+    request: { texts: [{ text: '{{text}}' }, '{{..}}'] }, response: { items: [{ embedding: { values: '{{embedding}}' } }, '{{..}}'] },
+  }
+  const task = await index.updateSettings({ embedders: { rest } as never }).waitTask()
+  t.equal(task.status, 'failed')
+  t.equal(task.error?.code, 'vector_embedding_error')
+  t.equal(task.error?.message, 'Index `probe`: Error while generating embeddings: runtime error: could not determine model dimensions:\n  - test embedding failed with user error: could not authenticate against embedding server\n  - server replied with `{"error":"who are you"}`\n  - Hint: Check the `apiKey` parameter in the embedder configuration')
+  await t.rejects(index.getSettings(), /Index `probe` not found/, 'nothing applied: not even the index the task would create')
+  t.equal((await index.updateSettings({ embedders: { rest } as never }).waitTask()).status, 'succeeded', 'the same settings pass once the server answers')
+})
