@@ -1,7 +1,7 @@
 /**
  * Local models and composite embedders through HTTP: a `huggingFace` embedder runs the generated tiny BERT model
  * from `--models-dir` with no network (vectors checked against a hand computation, and a semantic search by it); a
- * missing model fails the task naming the folder; a composite embeds documents with one source (`rest`) and queries
+ * missing model fails the settings task naming the folder; a composite embeds documents with one source (`rest`) and queries
  * with another (`ollama`).
  */
 import t from 'tap'
@@ -32,9 +32,8 @@ t.test('huggingFace embedders run local models from --models-dir', async (t) => 
   t.equal(found.hits[0]?.title, 'kefir is good', 'the query embedded by the same model finds its document first')
 
   const missing = client.index('missing')
-  t.equal((await missing.updateSettings({ embedders: { hub: { source: 'huggingFace', model: 'nobody/nothing' } } }).waitTask()).status, 'succeeded')
-  const failed = await missing.addDocuments([{ id: 1, title: 'dog' }]).waitTask()
-  t.equal(failed.status, 'failed')
+  const failed = await missing.updateSettings({ embedders: { hub: { source: 'huggingFace', model: 'nobody/nothing' } } }).waitTask()
+  t.equal(failed.status, 'failed', 'the model is loaded when the settings are applied')
   t.equal(failed.error?.code, 'vector_embedding_error')
   t.match(failed.error?.message, `model \`nobody/nothing\` not found: no \`config.json\` in \`${models}/nobody/nothing\``)
 })
