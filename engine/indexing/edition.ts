@@ -16,6 +16,8 @@ import { matchingDocuments } from './deletions.js'
 import type { IndexBatch } from './index-batch.js'
 import { providedVectors } from '../vectors/document.js'
 import { storeDocumentVectors } from '../vectors/write.js'
+import type { DocumentVectors } from '../vectors/types.js'
+import { generateVectors, hasEmbedders, previousVectors, withGivenVectors, type PendingDocument } from './generate-vectors.js'
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
@@ -43,6 +45,7 @@ export async function editDocuments(batch: IndexBatch, uid: string, op: Document
       const result = await runJob(batch.deps.pool, 'editChunk', { script: op.function, context, primaryKey, documents: originals.map((d) => JSON.stringify(d)) })
       if (result.error) throw new TesseraError(result.error.code, result.error.message)
       const changed: { docid: number; doc: Document }[] = []
+      const toEmbed: { docid: number; provided: DocumentVectors | null; pending: PendingDocument }[] = []
       for (let k = 0; k < result.outcomes.length; k++) {
         const outcome = result.outcomes[k]!
         if (outcome.kind === 'unchanged') continue
@@ -60,14 +63,22 @@ export async function editDocuments(batch: IndexBatch, uid: string, op: Document
         const doc = JSON.parse(outcome.json) as Document
         await docs.put(ext, doc)
         // A script may change `_vectors`: what it left there is the document's user-provided part now.
-        if (doc._vectors !== undefined && !sameJson(doc._vectors, old._vectors)) {
-          const embedders = batch.settingsOf(meta).embedders
-          const vectors = await batch.vectorsDraft(meta)
-          storeDocumentVectors(vectors, docid, providedVectors(doc, ext, embedders, (name) => vectors.base.get(name)?.dims))
-        }
+        const scripted = doc._vectors !== undefined && !sameJson(doc._vectors, old._vectors)
+        const embedders = batch.settingsOf(meta).embedders
+        const vectors = await batch.vectorsDraft(meta)
+        const provided = scripted ? providedVectors(doc, ext, embedders, (name) => vectors.base.get(name)?.dims) : null
+        if (hasEmbedders(batch.settingsOf(meta))) {
+          // Embedders see the edit as an update: its text, if changed, is embedded again.
+          toEmbed.push({ docid, provided, pending: { id: ext, doc: withGivenVectors(doc, scripted ? doc : null), previous: previousVectors(vectors, docid, Object.keys(embedders)), previousDoc: old } })
+        } else if (provided) storeDocumentVectors(vectors, docid, provided)
         facets?.add(docid, doc)
         changed.push({ docid, doc })
         edited++
+      }
+      if (toEmbed.length > 0) {
+        const generated = await generateVectors(batch, meta, toEmbed.map((e) => e.pending))
+        const vectors = await batch.vectorsDraft(meta)
+        toEmbed.forEach((e, i) => storeDocumentVectors(vectors, e.docid, e.provided ?? {}, generated[i]))
       }
       if (changed.length > 0) words.add(changed.map((c) => c.docid), await batch.extract(changed.map((c) => c.doc), batch.extraction(meta)))
     }

@@ -165,3 +165,24 @@ t.test('a new embedder is built when the settings are applied: a failed dimensio
   await t.rejects(index.getSettings(), /Index `probe` not found/, 'nothing applied: not even the index the task would create')
   t.equal((await index.updateSettings({ embedders: { rest } as never }).waitTask()).status, 'succeeded', 'the same settings pass once the server answers')
 })
+
+t.test('edit by function: an edited document whose text changed is embedded again', async (t) => {
+  const remote = await EmbeddingServer.start()
+  t.teardown(() => remote.close())
+  const { client, url } = await serverFor(t, { args: ['--experimental-allowed-ip-networks', '127.0.0.0/8'] })
+  await fetch(`${url}/experimental-features`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ editDocumentsByFunction: true }) })
+  const index = client.index('edited')
+  const rest = {
+    source: 'rest', url: `${remote.url}/batch`, dimensions: 8, documentTemplate: '{{doc.title}}',
+    request: { texts: [{ text: '{{text}}' }, '{{..}}'] }, response: { items: [{ embedding: { values: '{{embedding}}' } }, '{{..}}'] },
+  }
+  t.equal((await index.updateSettings({ embedders: { rest } as never }).waitTask()).status, 'succeeded')
+  t.equal((await index.addDocuments([{ id: 1, title: 'a brave dog', n: 1 }, { id: 2, title: 'kefir', n: 2 }]).waitTask()).status, 'succeeded')
+  remote.requests.length = 0
+  const edit = await fetch(`${url}/indexes/edited/documents/edit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ function: 'if doc.id == 1 { doc.title = "a brave cat" } doc.n = doc.n + 1' }) })
+  const task = await client.tasks.waitForTask(((await edit.json()) as { taskUid: number }).taskUid)
+  t.equal(task.status, 'succeeded', JSON.stringify(task.error))
+  t.same(remote.requestsTo('/batch').flatMap((r) => (r.body as { texts: { text: string }[] }).texts.map((x) => x.text)), ['a brave cat'], 'only the document whose text changed')
+  const doc = await index.getDocument(1, { retrieveVectors: true } as never) as { _vectors: { rest: { embeddings: number[][] } } }
+  t.same(doc._vectors.rest.embeddings.map(round), [round(embedText('a brave cat', 8))])
+})
