@@ -58,6 +58,8 @@ export async function generateVectors(
   const settings = batch.settingsOf(meta)
   const chosen = embedders ?? Object.fromEntries(Object.entries(settings.embedders).map(([name, s]) => [name, { settings: s } as GenerateEmbedder]))
   if (pending.length === 0 || Object.keys(chosen).length === 0) return pending.map(() => ({}))
+  // `userProvided` embedders only check that documents bring vectors: cheaper here than a hop to a worker.
+  const generating = Object.values(chosen).some((e) => embedderKind(e.settings.source) !== 'userProvided')
   const result = await generateAll({
     indexUid: meta.uid,
     docs: pending.map((p) => p.doc),
@@ -67,7 +69,7 @@ export async function generateVectors(
     embedders: chosen,
     searchable: settings.searchableAttributes,
     runtime: embedderRuntime(),
-  }, embeddingRunner(batch.deps.pool), { signal: batch.deps.signal, parallel: batch.deps.pool?.threads ?? 1 })
+  }, embeddingRunner(generating ? batch.deps.pool : undefined), { signal: batch.deps.signal, parallel: generating ? batch.deps.pool?.threads ?? 1 : 1 })
   for (const requests of Object.values(result.requests)) batch.countEmbedderRequests(requests)
   if (result.error) throw new TesseraError(result.error.code, result.error.message)
   return result.vectors
