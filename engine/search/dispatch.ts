@@ -46,7 +46,8 @@ export function rankedSearch(source: SearchSource, query: SearchQuery, vector: Q
   const kind = searchKind(query)
   if (kind === 'keyword') return rankedKeywordSearch(source, query)
   requireEmbedder(source, embedderName(query))
-  const shown = vector !== null && 'vector' in vector ? Array.from(vector.vector, f32) : undefined
+  // Printed only when asked for: the shortest-decimal printing costs about a microsecond per dimension.
+  const shown = query.retrieveVectors && vector !== null && 'vector' in vector ? Array.from(vector.vector, f32) : undefined
   if (kind === 'semantic') {
     if (vector === null) throw new Error('semantic search without a resolved query vector')
     if ('error' in vector) throw vector.error

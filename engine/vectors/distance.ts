@@ -31,15 +31,6 @@ export function quantize(v: Float32Array): Uint8Array {
   return out
 }
 
-const POPCOUNT = new Uint8Array(256).map((_, i) => { let n = 0; for (let x = i; x > 0; x >>= 1) n += x & 1; return n })
-
-/** Number of differing bits. */
-export function hamming(a: Uint8Array, b: Uint8Array): number {
-  let d = 0
-  for (let i = 0; i < a.length; i++) d += POPCOUNT[a[i]! ^ b[i]!]!
-  return d
-}
-
 /** The rescoring copy of a vector: one signed byte per dimension, scaled so the largest component is ±127. */
 export function quantize8(v: Float32Array): Int8Array {
   let max = 0

@@ -7,7 +7,7 @@
  *   `k × rescoring` of them: the full-precision query against each one's int8 copy.
  */
 import type { Bitmap } from '../inverted/index.js'
-import { cosine, cosineToInt8, hamming, norm, quantize } from './distance.js'
+import { cosine, cosineToInt8, norm, quantize } from './distance.js'
 import type { VectorSpace } from './space.js'
 
 export interface Neighbour {
@@ -83,23 +83,40 @@ export function exactNearest(space: VectorSpace, query: Float32Array, k: number,
 }
 
 function quantizedNearest(space: VectorSpace, query: Float32Array, k: number, allowed: Bitmap | null, rescoring: number): Neighbour[] {
-  const q = quantize(query)
-  const depth = k * Math.max(1, rescoring)
-  const byHamming: { docid: number; distance: number }[] = []
-  for (const [docid, e] of space.entries) {
-    if (e.packed.length === 0 || (allowed !== null && !allowed.has(docid))) continue
-    let best = Infinity
-    for (const p of e.packed) best = Math.min(best, hamming(q, p))
-    byHamming.push({ docid, distance: best })
+  const { words, bits, docids } = space.packed()
+  const q = new Uint32Array(words)
+  new Uint8Array(q.buffer).set(quantize(query))
+  const n = docids.length
+  const distances = new Uint16Array(n)
+  // Counting by distance (at most dims + 1 values) finds the cut-off of the best `depth` without sorting them all.
+  const counts = new Uint32Array(words * 32 + 2)
+  for (let i = 0; i < n; i++) {
+    if (allowed !== null && !allowed.has(docids[i]!)) { distances[i] = 0xffff; continue }
+    let d = 0
+    for (let w = 0, at = i * words; w < words; w++) d += popcount(q[w]! ^ bits[at + w]!)
+    distances[i] = d
+    counts[d]!++
   }
-  byHamming.sort((a, b) => a.distance - b.distance || a.docid - b.docid)
+  const depth = k * Math.max(1, rescoring)
+  let cut = 0
+  for (let seen = 0; cut < counts.length && seen < depth; cut++) seen += counts[cut]!
   const qn = norm(query)
-  const rescored = byHamming.slice(0, depth).map(({ docid }) => {
-    let best = -Infinity
-    for (const v of space.entries.get(docid)!.int8) best = Math.max(best, cosineToInt8(query, v, qn))
-    return { docid, similarity: best }
-  })
-  return top(rescored, k)
+  const best = new Map<number, number>()
+  for (let i = 0; i < n; i++) {
+    if (distances[i]! >= cut) continue
+    const docid = docids[i]!
+    if (best.has(docid)) continue
+    let top = -Infinity
+    for (const v of space.entries.get(docid)!.int8) top = Math.max(top, cosineToInt8(query, v, qn))
+    best.set(docid, top)
+  }
+  return top([...best].map(([docid, similarity]) => ({ docid, similarity })), k)
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24
 }
 
 function top(hits: Neighbour[], k: number): Neighbour[] {

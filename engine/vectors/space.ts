@@ -28,12 +28,42 @@ export class VectorSpace {
     return this.slotDoc.size
   }
 
+  private packedIndex: PackedIndex | null = null
+
+  /**
+   * Every quantized vector's sign bits in one array (32-bit words, `words` per vector) with its document, built the
+   * first time a quantized space is searched: a Hamming scan then reads memory in order.
+   */
+  packed(): PackedIndex {
+    if (this.packedIndex) return this.packedIndex
+    const words = Math.ceil(this.dims / 32)
+    let count = 0
+    for (const e of this.entries.values()) count += e.packed.length
+    const bits = new Uint32Array(count * words)
+    const docids = new Uint32Array(count)
+    let i = 0
+    for (const [docid, e] of this.entries) {
+      for (const p of e.packed) {
+        const view = new Uint8Array(bits.buffer, i * words * 4, words * 4)
+        view.set(p)
+        docids[i++] = docid
+      }
+    }
+    return (this.packedIndex = { words, bits, docids })
+  }
+
   /** Documents with at least one vector. */
   embeddedDocuments(): number[] {
     const out: number[] = []
     for (const [docid, e] of this.entries) if (e.vectors.length + e.packed.length > 0) out.push(docid)
     return out
   }
+}
+
+export interface PackedIndex {
+  words: number
+  bits: Uint32Array
+  docids: Uint32Array
 }
 
 /** The vector spaces of one index, by embedder name. */
