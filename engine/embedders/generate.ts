@@ -13,7 +13,6 @@ import type { Document } from '../payload/documents.js'
 import type { DocumentVectors } from '../vectors/types.js'
 import { embedderKind } from './config.js'
 import { DocumentTemplate, type RenderContext } from './document-template.js'
-import { EmbeddingError } from './errors.js'
 import type { EmbedderConfig } from './factory.js'
 import { embedderFor } from './registry.js'
 import type { EmbedderRequests } from './request-stats.js'
@@ -154,5 +153,3 @@ export async function embedQueryForSearch(
   const embedder = await embedderFor(indexUid, name, settings, queryRuntime)
   return embedder.embedQuery(q, options)
 }
-
-export { EmbeddingError }
