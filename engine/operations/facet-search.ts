@@ -3,6 +3,7 @@ import type { Engine } from '../engine.js'
 import { TesseraError } from '../errors/index.js'
 import { checkFacetSearchable, searchFacetValues } from '../facets/search.js'
 import { requireKeyword } from '../search/dispatch.js'
+import { searchKind } from '../search/request.js'
 import { rankQuery } from '../search/keyword.js'
 import type { FacetSearchRequest } from '../search/request.js'
 import { searchSource } from './search-source.js'
@@ -14,7 +15,9 @@ export async function facetSearch(engine: Engine, uid: string, request: FacetSea
   requireKeyword(source, request.search)
   if (!source.settings.facetSearch) throw new TesseraError('facet_search_disabled', 'The facet search is disabled for this index')
   checkFacetSearchable(request.facetName, source.settings)
-  const outcome = rankQuery(source, { ...request.search, distinct: null }, { offset: 0, limit: 0 }, start)
+  // A semantic or hybrid search matches every document its filter keeps (the semantic side ranks them all).
+  const semantic = searchKind(request.search) !== 'keyword'
+  const outcome = rankQuery(source, { ...request.search, distinct: null, ...(semantic ? { q: null } : {}) }, { offset: 0, limit: 0 }, start)
   const facetHits = searchFacetValues(source.facets, request.facetName, request.facetQuery, outcome.all, source.settings)
   return { facetHits, facetQuery: request.facetQuery, processingTimeMs: Math.floor(performance.now() - start) }
 }

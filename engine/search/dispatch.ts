@@ -63,7 +63,7 @@ export function rankedSearch(source: SearchSource, query: SearchQuery, vector: Q
 }
 
 /**
- * The check search paths make that only rank by keywords (facet search): a semantic or hybrid query names an
+ * The check of search paths that do not rank by vectors (facet search): a semantic or hybrid query names an
  * embedder the index must have.
  */
 export function requireKeyword(source: SearchSource, query: Pick<SearchQuery, 'q' | 'hybrid' | 'vector'>): void {

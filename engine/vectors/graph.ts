@@ -32,7 +32,10 @@ export class AnnGraph {
     return new AnnGraph(dims, index, Math.max(capacity, 16))
   }
 
-  /** A graph saved by `save`; its slots are all taken as present (the caller drops the ones it does not know). */
+  /**
+   * A graph saved by `save`. Its labels are all taken as present, deleted ones included (hnswlib lists them too):
+   * the caller drops the ones the database does not have.
+   */
   static load(file: string, dims: number): AnnGraph {
     const index = new hnswlib.HierarchicalNSW('cosine', dims)
     index.readIndexSync(file, true)
@@ -65,7 +68,11 @@ export class AnnGraph {
 
   remove(slot: number): void {
     if (!this.present.delete(slot)) return
-    this.index.markDelete(slot)
+    try {
+      this.index.markDelete(slot)
+    } catch {
+      // Already marked deleted (a saved graph keeps its deleted labels, which `load` lists as present).
+    }
   }
 
   /**

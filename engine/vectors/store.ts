@@ -55,7 +55,11 @@ export class VectorStore {
     const next = draft.result()
     if (next === null) return
     this.loaded.set(draft.indexId, next.spaces)
-    for (const name of next.changed) this.dirty.add(`${draft.indexId}/${name}`)
+    for (const name of next.changed) {
+      // A space turned quantized has no graph any more: its file goes.
+      if (next.spaces.get(name)?.quantized) this.removeFile(draft.indexId, name)
+      else this.dirty.add(`${draft.indexId}/${name}`)
+    }
     for (const name of next.dropped) this.removeFile(draft.indexId, name)
   }
 

@@ -44,5 +44,13 @@ t.test('graphs survive restarts and crashes', async (t) => {
   t.same(await nearest([-1, 0]), [3, 4, 1], 'repaired after kill -9: new vectors in, deleted and replaced ones out')
   t.same(await nearest([0, -1], 1), [1], 'a replaced vector is searched by its new value')
   t.same(await nearest([0, 1], 10), [4, 3, 1], 'the deleted document is gone')
+
+  // A saved graph holding deleted labels (saved after a deletion) loads and repairs without trouble.
+  await go('/indexes/r/documents/3', 'DELETE')
+  await new Promise((r) => setTimeout(r, 2200))
+  await go('/indexes/r/documents', 'POST', [{ id: 5, _vectors: { e: [1, 1] } }])
+  await server.kill9()
+  server = await startServer({ dbPath })
+  t.same(await nearest([-1, 0], 10), [4, 1, 5], 'deleted labels in the saved graph stay out')
   t.ok(existsSync(join(dbPath, 'vectors')))
 })

@@ -112,6 +112,12 @@ t.test('semantic and hybrid search', async (t) => {
     t.same(ids(r), ['5', '3'])
   })
 
+  await t.test('facet search with a semantic query counts every filtered document', async (t) => {
+    const r = await call(`${url}/indexes/test/facet-search`, { method: 'POST', json: { facetName: 'title', vector: [1, 1], hybrid: { embedder: 'default', semanticRatio: 1 } } })
+    t.equal(r.status, 200, JSON.stringify(r.body))
+    t.equal(r.body.facetHits.length, 5)
+  })
+
   await t.test('multi-search and federation with hybrid queries', async (t) => {
     const q = { indexUid: 'test', vector: [1, 1], hybrid: { embedder: 'default', semanticRatio: 1 }, limit: 2 }
     let r = await call(`${url}/multi-search`, { method: 'POST', json: { queries: [q] } })
