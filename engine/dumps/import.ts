@@ -10,9 +10,8 @@
 import { createReadStream, existsSync } from 'node:fs'
 import { rename, rm, rmdir, stat } from 'node:fs/promises'
 import { dirname, join, basename } from 'node:path'
-import { Engine, type Log } from '../engine.js'
+import { Engine, type EngineOptions, type Log } from '../engine.js'
 import type { WorkerPool } from '../pool/index.js'
-import type { BatchLimits } from '../scheduler/selection.js'
 import type { Features, FeaturesPatch } from '../features/index.js'
 import { FEATURE_NAMES } from '../features/index.js'
 import type { SettingsUpdate } from '../settings/index.js'
@@ -29,7 +28,7 @@ import { readDump, unpackDump, type DumpContents } from './read.js'
 export interface DumpImportOptions {
   pool?: WorkerPool
   log?: Log
-  batchLimits?: BatchLimits
+  batchLimits?: EngineOptions['batchLimits']
   /** The service's settings validator: a dump's `settings.json` is checked as a `PATCH /settings` body. */
   parseSettings: (body: unknown, features: Features) => SettingsUpdate
 }

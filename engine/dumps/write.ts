@@ -55,6 +55,9 @@ export interface DumpRequest {
   dbVersion: string
 }
 
+/** Where dumps go when `--dump-dir` is not given (Meilisearch's default, relative to the working directory). */
+export const DEFAULT_DUMP_DIR = 'dumps/'
+
 /** Documents read per step. */
 const PAGE = 1000
 

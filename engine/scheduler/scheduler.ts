@@ -21,8 +21,8 @@ import { selectBatch, type Selection } from './selection.js'
 import { computeCancelation } from './cancelation.js'
 import { computeDeletion } from './task-deletion.js'
 import { computeIndexBatch } from './index-tasks.js'
-import { computeDump } from '../dumps/batch.js'
-import { computeSnapshot } from '../snapshots/batch.js'
+import { computeDump } from './dump-creation.js'
+import { computeSnapshot } from './snapshot-creation.js'
 
 export type { SchedulerDeps, SchedulerOptions } from './computed-batch.js'
 
