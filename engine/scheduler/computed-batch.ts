@@ -10,6 +10,7 @@ import type { DocumentStore } from '../documents/store.js'
 import type { PayloadFiles } from '../payload/files.js'
 import type { InvertedStore } from '../inverted/index.js'
 import type { FacetStore } from '../facets/index.js'
+import type { VectorStore } from '../vectors/store.js'
 import type { Features } from '../features/index.js'
 import type { WorkerPool } from '../pool/index.js'
 import type { Details, Task, TaskStatus } from '../tasks/types.js'
@@ -34,6 +35,7 @@ export interface SchedulerDeps {
   payloads: PayloadFiles
   inverted: InvertedStore
   facets: FacetStore
+  vectors: VectorStore
   features: Features
   pool?: WorkerPool
 }

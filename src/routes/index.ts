@@ -9,6 +9,7 @@ import { documentRoutes } from './documents.js'
 import { searchRoutes } from './search.js'
 import { settingsRoutes } from './settings.js'
 import { featureRoutes } from './features.js'
+import { networkRoutes } from './network.js'
 import { keyRoutes } from './keys.js'
 import { dumpRoutes } from './dumps.js'
 import { previewRoutes } from './preview.js'
@@ -24,6 +25,7 @@ export const ROUTES: readonly AppRoute[] = [
   ...searchRoutes,
   ...settingsRoutes,
   ...featureRoutes,
+  ...networkRoutes,
   ...keyRoutes,
   ...dumpRoutes,
   ...previewRoutes,
