@@ -98,6 +98,28 @@ t.test('waiting document additions travel with the dump and run after the import
   t.same(docs.results.map((d: any) => d.id).sort(), [1, 2, 3])
 })
 
+t.test('vectors travel with the documents', async (t) => {
+  const dumpDir = tempDir('tessera-dumps-')
+  const a = await serverFor(t, { args: ['--dump-dir', dumpDir] })
+  const settings = await call(`${a.url}/indexes/points/settings`, { method: 'PATCH', json: { embedders: { manual: { source: 'userProvided', dimensions: 3 } } } })
+  t.equal((await waitTask(a.url, settings.body.taskUid)).status, 'succeeded')
+  const docs = await call(`${a.url}/indexes/points/documents?primaryKey=id`, { method: 'POST', json: [
+    { id: 1, name: 'x', _vectors: { manual: [1, 0, 0] } }, { id: 2, name: 'y', _vectors: { manual: [0, 1, 0] } }, { id: 3, name: 'z', _vectors: { manual: [0.5, 0.5, 0.25] } },
+  ] })
+  t.equal((await waitTask(a.url, docs.body.taskUid)).status, 'succeeded')
+  const dump = await waitTask(a.url, (await call(`${a.url}/dumps`, { method: 'POST' })).body.taskUid)
+  t.equal(dump.status, 'succeeded')
+  const b = await serverFor(t, { args: ['--import-dump', join(dumpDir, `${dump.details.dumpUid}.dump`)] })
+  const path = '/indexes/points/documents?retrieveVectors=true'
+  const before = (await call(`${a.url}${path}`)).body
+  t.same((await call(`${b.url}${path}`)).body, before)
+  t.same(before.results[2]._vectors, { manual: { embeddings: [[0.5, 0.5, 0.25]], regenerate: false } })
+  const query = { method: 'POST', json: { vector: [0, 1, 0.1], hybrid: { embedder: 'manual', semanticRatio: 1 }, showRankingScore: true } } as const
+  const hitsA = (await call(`${a.url}/indexes/points/search`, query)).body.hits
+  t.same((await call(`${b.url}/indexes/points/search`, query)).body.hits, hitsA)
+  t.equal(hitsA[0].id, 2)
+})
+
 t.test('a dump in Meilisearch\'s layout is imported', async (t) => {
   const { buildMeiliDump, MEILI_DUMP_KEY_UID } = await import('../../helpers/meili-dump.js')
   const file = join(tempDir('tessera-meili-dump-'), 'meili.dump')
