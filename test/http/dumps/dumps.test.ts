@@ -172,6 +172,12 @@ t.test('start-up rules: an existing database, a missing dump', async (t) => {
   t.notOk(existsSync(fresh), 'no database is created')
   const started = await serverFor(t, { dbPath: fresh, args: ['--import-dump', missing, '--ignore-missing-dump'] })
   t.equal((await call(`${started.url}/health`)).status, 200)
+  await started.stop()
+
+  // An empty directory is no database yet: the dump fills it.
+  const empty = tempDir('tessera-empty-')
+  const filled = await serverFor(t, { dbPath: empty, args: ['--import-dump', file] })
+  t.same((await call(`${filled.url}/indexes`)).body.results.map((i: any) => i.uid), ['doggos'])
 })
 
 t.test('a bad dump is refused and leaves no database behind', async (t) => {
