@@ -22,7 +22,7 @@ import { addDocuments } from '../operations/add-documents.js'
 import { createIndex } from '../operations/create-index.js'
 import { updateSettings } from '../operations/update-settings.js'
 import { TesseraError } from '../errors/index.js'
-import { badDump } from './errors.js'
+import { unreadableDump } from './errors.js'
 import { readDump, unpackDump, type DumpContents } from './read.js'
 
 export interface DumpImportOptions {
@@ -79,7 +79,7 @@ async function build(dump: DumpContents, path: string, options: DumpImportOption
     }
     await settled(engine)
     const failed = engine.queue.getMany(engine.queue.index.status('failed'))[0]
-    if (failed) throw badDump(`index \`${failed.indexUid}\` cannot be rebuilt: ${failed.error?.message ?? 'its task failed'}`)
+    if (failed) throw unreadableDump(`index \`${failed.indexUid}\` cannot be rebuilt: ${failed.error?.message ?? 'its task failed'}`)
     await engine.scheduler.stop()
     await engine.store.commit(await replaceQueue(engine, dump, options))
     return { indexes: dump.indexes.length, documents, tasks: dump.tasks.length, keys: dump.keys.length }
@@ -93,7 +93,7 @@ function checked<T>(run: () => T, what: string): T {
   try {
     return run()
   } catch (err) {
-    if (err instanceof TesseraError) throw badDump(`\`${what}\`: ${err.message}`)
+    if (err instanceof TesseraError) throw unreadableDump(`\`${what}\`: ${err.message}`)
     throw err
   }
 }
@@ -102,7 +102,7 @@ async function checkedAsync<T>(run: () => Promise<T>, what: string): Promise<T> 
   try {
     return await run()
   } catch (err) {
-    if (err instanceof TesseraError) throw badDump(`\`${what}\`: ${err.message}`)
+    if (err instanceof TesseraError) throw unreadableDump(`\`${what}\`: ${err.message}`)
     throw err
   }
 }
@@ -154,11 +154,11 @@ async function waitingSettings(engine: Engine, task: Task, translated: boolean, 
 async function waitingPayload(engine: Engine, task: Task, updateFile: string | null, ops: WriteOp[]): Promise<Task> {
   const op = task.operation
   if (!waits(task) || op.type !== 'documentAdditionOrUpdate') return task
-  if (updateFile === null) throw badDump(`task ${task.uid} waits to add documents, but \`tasks/update_files/${task.uid}.jsonl\` is missing`)
+  if (updateFile === null) throw unreadableDump(`task ${task.uid} waits to add documents, but \`tasks/update_files/${task.uid}.jsonl\` is missing`)
   const written = await engine.payloads.write(createReadStream(updateFile))
   if (written.copy) ops.push(written.copy)
   const checkedPayload = await runJob(undefined, 'validatePayload', { path: engine.payloads.path(written.name), ...(written.inline ? { bytes: written.inline } : {}), format: 'ndjson', csvDelimiter: ',' })
-  if (!checkedPayload.ok) throw badDump(`\`tasks/update_files/${task.uid}.jsonl\`: ${checkedPayload.message}`)
+  if (!checkedPayload.ok) throw unreadableDump(`\`tasks/update_files/${task.uid}.jsonl\`: ${checkedPayload.message}`)
   const { csvHeader: _header, ...rest } = op
   return { ...task, operation: { ...rest, payload: written.name, bytes: written.bytes, format: 'ndjson', csvDelimiter: ',', chunks: checkedPayload.chunks } }
 }

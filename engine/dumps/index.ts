@@ -7,7 +7,7 @@ import type { EnqueuedTask } from '../tasks/types.js'
 import { enqueue } from '../operations/enqueue.js'
 
 export { importDump, type DumpImportOptions } from './import.js'
-export { BadDump } from './errors.js'
+export { UnreadableImport } from './errors.js'
 export { DEFAULT_DUMP_DIR } from './write.js'
 
 /** `POST /dumps`: the task's `dumpUid` is null until the dump is written. */

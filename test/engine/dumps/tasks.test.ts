@@ -1,13 +1,13 @@
 /** Task lines of a v6 dump: Meilisearch's `TaskDump` shape written, Tessera's record read back, Meilisearch's translated. */
 import t from 'tap'
 import { taskFromDump, taskToDump } from '../../../engine/dumps/tasks.js'
-import { BadDump } from '../../../engine/dumps/errors.js'
+import { UnreadableImport } from '../../../engine/dumps/errors.js'
 import { keyFromDump, keyToDump } from '../../../engine/dumps/records.js'
 import type { Task } from '../../../engine/tasks/types.js'
 
-/** Whether `run` throws a BadDump (tap's `throws` matches an error's fields, not its class). */
-function isBadDump(run: () => unknown): boolean {
-  try { run() } catch (err) { return err instanceof BadDump }
+/** Whether `run` throws an UnreadableImport (tap's `throws` matches an error's fields, not its class). */
+function isUnreadable(run: () => unknown): boolean {
+  try { run() } catch (err) { return err instanceof UnreadableImport }
   return false
 }
 
@@ -37,10 +37,10 @@ t.test('Meilisearch\'s kinds and details are translated', async (t) => {
   t.match(taskFromDump(line({ upgradeDatabase: { from: [1, 12, 0] } }, { UpgradeDatabase: { from: [1, 12, 0], to: [1, 13, 0] } })), { type: 'upgradeDatabase' })
 })
 
-t.test('a malformed line is a BadDump', async (t) => {
-  t.ok(isBadDump(() => taskFromDump('x')))
-  t.ok(isBadDump(() => taskFromDump({ uid: -1, status: 'succeeded', type: 'snapshotCreation', enqueuedAt: '2024-01-01T00:00:00Z' })))
-  t.ok(isBadDump(() => taskFromDump({ uid: 1, status: 'done', type: 'snapshotCreation', enqueuedAt: '2024-01-01T00:00:00Z' })))
+t.test('a malformed line is a UnreadableImport', async (t) => {
+  t.ok(isUnreadable(() => taskFromDump('x')))
+  t.ok(isUnreadable(() => taskFromDump({ uid: -1, status: 'succeeded', type: 'snapshotCreation', enqueuedAt: '2024-01-01T00:00:00Z' })))
+  t.ok(isUnreadable(() => taskFromDump({ uid: 1, status: 'done', type: 'snapshotCreation', enqueuedAt: '2024-01-01T00:00:00Z' })))
   t.throws(() => taskFromDump({ uid: 1, status: 'enqueued', type: { teleport: {} }, enqueuedAt: '2024-01-01T00:00:00Z' }), /unknown type/)
   t.throws(() => taskFromDump({ uid: 1, status: 'enqueued', type: 'snapshotCreation', enqueuedAt: 'yesterday' }), /not an RFC 3339 date/)
 })
@@ -51,5 +51,5 @@ t.test('keys keep their expiry offset and never their value', async (t) => {
   t.same(Object.keys(line), ['description', 'uid', 'actions', 'indexes', 'expires_at', 'created_at', 'updated_at'])
   t.equal(line.expires_at, '2089-12-31T22:30:00-01:30')
   t.same(keyFromDump(line), key)
-  t.ok(isBadDump(() => keyFromDump({ ...line, uid: 'nope' })))
+  t.ok(isUnreadable(() => keyFromDump({ ...line, uid: 'nope' })))
 })
