@@ -37,7 +37,7 @@ t.test('Meilisearch\'s kinds and details are translated', async (t) => {
   t.match(taskFromDump(line({ upgradeDatabase: { from: [1, 12, 0] } }, { UpgradeDatabase: { from: [1, 12, 0], to: [1, 13, 0] } })), { type: 'upgradeDatabase' })
 })
 
-t.test('a malformed line is a UnreadableImport', async (t) => {
+t.test('a malformed line is an UnreadableImport', async (t) => {
   t.ok(isUnreadable(() => taskFromDump('x')))
   t.ok(isUnreadable(() => taskFromDump({ uid: -1, status: 'succeeded', type: 'snapshotCreation', enqueuedAt: '2024-01-01T00:00:00Z' })))
   t.ok(isUnreadable(() => taskFromDump({ uid: 1, status: 'done', type: 'snapshotCreation', enqueuedAt: '2024-01-01T00:00:00Z' })))
