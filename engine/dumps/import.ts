@@ -81,8 +81,8 @@ async function build(dump: DumpContents, path: string, options: DumpImportOption
     const failed = engine.queue.getMany(engine.queue.index.status('failed'))[0]
     if (failed) throw unreadableDump(`index \`${failed.indexUid}\` cannot be rebuilt: ${failed.error?.message ?? 'its task failed'}`)
     await engine.scheduler.stop()
-    await engine.store.commit(await replaceQueue(engine, dump, options))
-    return { indexes: dump.indexes.length, documents, tasks: dump.tasks.length, keys: dump.keys.length }
+    const tasks = await replaceQueue(engine, dump, options)
+    return { indexes: dump.indexes.length, documents, tasks, keys: dump.keys.length }
   } finally {
     await engine.close()
   }
@@ -114,31 +114,51 @@ async function settled(engine: Engine): Promise<void> {
   }
 }
 
-/** The writes that swap the rebuilding tasks and batches for the dump's, and set keys and index dates. */
-async function replaceQueue(engine: Engine, dump: DumpContents, options: DumpImportOptions): Promise<WriteOp[]> {
-  const ops: WriteOp[] = []
-  for await (const [key] of engine.store.scan('tasks')) ops.push({ column: 'tasks', key: Buffer.from(key) }, { column: 'pendingTasks', key: Buffer.from(key) })
+/** Rows per commit while the queue is replaced (the directory is renamed into place only once all are written). */
+const COMMIT_ROWS = 10_000
+
+/**
+ * Swap the rebuilding tasks and batches for the dump's, and set keys and index dates; returns how many tasks the dump
+ * had. Written in chunks: the data directory is not in place until the import is complete, so atomicity is not needed.
+ */
+async function replaceQueue(engine: Engine, dump: DumpContents, options: DumpImportOptions): Promise<number> {
+  let ops: WriteOp[] = []
+  const flush = async (force = false) => {
+    if (ops.length >= COMMIT_ROWS || (force && ops.length > 0)) {
+      await engine.store.commit(ops, { sync: force })
+      ops = []
+    }
+  }
+  const own: Buffer[] = []
+  for await (const [key] of engine.store.scan('tasks')) own.push(Buffer.from(key))
+  for (const key of own) { ops.push({ column: 'tasks', key }, { column: 'pendingTasks', key }); await flush() }
   for await (const [key] of engine.store.scan('batches')) ops.push({ column: 'batches', key: Buffer.from(key) })
+  await flush(true)
   let nextTask = 0
   let nextBatch = 0
-  for (const { task, line, updateFile } of dump.tasks) {
+  let count = 0
+  for await (const { task, line, updateFile } of dump.tasks()) {
     const restored = await waitingPayload(engine, await waitingSettings(engine, task, line.tessera === undefined, options), updateFile, ops)
     ops.push(...engine.queue.putOps(restored))
     nextTask = Math.max(nextTask, task.uid + 1)
     if (task.batchUid !== null) nextBatch = Math.max(nextBatch, task.batchUid + 1)
+    count++
+    await flush()
   }
   for (const batch of dump.batches) {
     ops.push(engine.queue.putBatchOp(batch))
     nextBatch = Math.max(nextBatch, batch.uid + 1)
+    await flush()
   }
-  ops.push({ column: 'meta', key: keys.utf8('nextTaskUid'), value: keys.u32(nextTask) })
-  ops.push({ column: 'meta', key: keys.utf8('nextBatchUid'), value: keys.u32(nextBatch) })
+  ops.push(engine.queue.nextTaskUidOp(nextTask))
+  ops.push(engine.queue.nextBatchUidOp(nextBatch))
   for (const key of dump.keys) ops.push({ column: 'keys', key: keys.utf8(key.uid), value: encode(key) })
   for (const index of dump.indexes) {
     const meta = engine.catalog.get(index.meta.uid)
     if (meta) ops.push({ column: 'indexes', key: keys.utf8(meta.uid), value: encode({ ...meta, createdAt: index.meta.createdAt, updatedAt: index.meta.updatedAt }) })
   }
-  return ops
+  await flush(true)
+  return count
 }
 
 const waits = (task: Task) => task.status === 'enqueued' || task.status === 'processing'

@@ -2,7 +2,8 @@
  * Reading a v6 dump: unpack the gzipped tar, check its version, and parse every record but the documents (which the
  * import streams into the engine's own validation). Anything unreadable is a `UnreadableImport` naming the file and why.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { createInterface } from 'node:readline'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as tar from 'tar'
@@ -19,11 +20,18 @@ export interface DumpIndex {
   documentsPath: string
 }
 
+/** A task of the dump with its line (Meilisearch's settings of a waiting task are validated from it) and update file. */
+export interface DumpTask {
+  task: Task
+  line: TaskDump
+  updateFile: string | null
+}
+
 export interface DumpContents {
   dumpDate: string
   keys: StoredKey[]
-  /** Each task with its line (Meilisearch's settings of a waiting task are validated from it) and update file. */
-  tasks: { task: Task; line: TaskDump; updateFile: string | null }[]
+  /** The task queue, read line by line when imported (a queue holds up to a million tasks). */
+  tasks(): AsyncGenerator<DumpTask>
   batches: Batch[]
   features: Record<string, unknown> | null
   indexes: DumpIndex[]
@@ -79,16 +87,7 @@ export function readDump(dir: string): DumpContents {
   const version = metadata && typeof metadata === 'object' ? metadata.dumpVersion : undefined
   if (version !== 'V6') throw unreadableDump(`dump version ${JSON.stringify(version ?? null)} is not supported: Tessera imports version V6 dumps (made by Meilisearch v1.x or Tessera)`)
   const keys = readLines(dir, 'keys.jsonl').map(keyFromDump)
-  const tasks = readLines(dir, 'tasks/queue.jsonl').map((line) => {
-    const task = taskFromDump(line)
-    const updateFile = join(dir, 'tasks', 'update_files', `${task.uid}.jsonl`)
-    return { task, line: line as TaskDump, updateFile: existsSync(updateFile) ? updateFile : null }
-  })
-  const seen = new Set<number>()
-  for (const { task } of tasks) {
-    if (seen.has(task.uid)) throw unreadableDump(`task ${task.uid} appears twice in \`tasks/queue.jsonl\``)
-    seen.add(task.uid)
-  }
+  if (!existsSync(join(dir, 'tasks', 'queue.jsonl'))) throw unreadableDump('`tasks/queue.jsonl` is missing')
   const batches = readLines(dir, 'batches/queue.jsonl', false).map(batchFromDump)
   const features = (readJson(dir, 'experimental-features.json', false) ?? null) as Record<string, unknown> | null
   const indexes: DumpIndex[] = []
@@ -104,5 +103,27 @@ export function readDump(dir: string): DumpContents {
       indexes.push({ meta, settings, documentsPath })
     }
   }
-  return { dumpDate: String(metadata!.dumpDate ?? ''), keys, tasks, batches, features, indexes }
+  return { dumpDate: String(metadata!.dumpDate ?? ''), keys, tasks: () => readTasks(dir), batches, features, indexes }
+}
+
+async function* readTasks(dir: string): AsyncGenerator<DumpTask> {
+  const path = 'tasks/queue.jsonl'
+  const lines = createInterface({ input: createReadStream(join(dir, path)), crlfDelay: Infinity })
+  const seen = new Set<number>()
+  let n = 0
+  for await (const text of lines) {
+    n++
+    if (text.trim() === '') continue
+    let line: TaskDump
+    try {
+      line = JSON.parse(text) as TaskDump
+    } catch (err) {
+      throw unreadableDump(`\`${path}\` line ${n} is not valid JSON (${(err as Error).message})`)
+    }
+    const task = taskFromDump(line)
+    if (seen.has(task.uid)) throw unreadableDump(`task ${task.uid} appears twice in \`${path}\``)
+    seen.add(task.uid)
+    const updateFile = join(dir, 'tasks', 'update_files', `${task.uid}.jsonl`)
+    yield { task, line, updateFile: existsSync(updateFile) ? updateFile : null }
+  }
 }

@@ -190,12 +190,18 @@ t.test('a bad dump is refused and leaves no database behind', async (t) => {
   writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length / 2)))
   const v5 = join(dir, 'v5.dump')
   await buildMeiliDump(v5, { version: 'V5' })
+  const badLine = join(dir, 'bad-line.dump')
+  await buildMeiliDump(badLine, { extraTaskLine: '{"uid": 9, "status": "enqueued", "type": "documentClear", "enqu' })
+  const duplicate = join(dir, 'duplicate.dump')
+  await buildMeiliDump(duplicate, { extraTaskLine: JSON.stringify({ uid: 1, status: 'enqueued', type: 'documentClear', indexUid: 'doggos', enqueuedAt: '2024-11-20T10:05:00Z' }) })
   const notGzip = join(dir, 'text.dump')
   writeFileSync(notGzip, 'hello')
   for (const [file, message] of [
     [truncated, /cannot be imported: the file is not a readable gzipped tar/],
     [notGzip, /cannot be imported: the file is not a readable gzipped tar/],
     [v5, /cannot be imported: dump version "V5" is not supported: Tessera imports version V6 dumps/],
+    [badLine, /cannot be imported: `tasks\/queue.jsonl` line 5 is not valid JSON/],
+    [duplicate, /cannot be imported: task 1 appears twice in `tasks\/queue.jsonl`/],
   ] as const) {
     const dbPath = join(dir, `db-${Math.random().toString(36).slice(2)}`)
     const r = await startExpectingExit(['--db-path', dbPath, '--import-dump', file])
