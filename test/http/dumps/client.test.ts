@@ -53,3 +53,19 @@ t.test('a dump that cannot be written fails its task, and the service goes on', 
   const next = await waitTask(s.url, (await call(`${s.url}/indexes/a/documents`, { method: 'POST', json: [{ id: 1 }] })).body.taskUid)
   t.equal(next.status, 'succeeded')
 })
+
+t.test('a dump canceled while it waits or runs leaves no file', async (t) => {
+  const dumpDir = tempDir('tessera-dumps-')
+  const s = await serverFor(t, { args: ['--dump-dir', dumpDir], env: { TESSERA_TEST_BATCH_DELAY_MS: '400' } })
+  const dump = (await call(`${s.url}/dumps`, { method: 'POST' })).body.taskUid
+  // Cancel once it is processing (held there by the test delay).
+  for (let i = 0; i < 500; i++) {
+    if ((await call(`${s.url}/tasks/${dump}`)).body.status === 'processing') break
+    await new Promise((r) => setTimeout(r, 5))
+  }
+  const cancel = await call(`${s.url}/tasks/cancel?uids=${dump}`, { method: 'POST' })
+  t.equal((await waitTask(s.url, cancel.body.taskUid)).status, 'succeeded')
+  const task = await waitTask(s.url, dump)
+  t.match(task, { status: 'canceled', canceledBy: cancel.body.taskUid, details: { dumpUid: null } })
+  t.same(readdirSync(dumpDir), [], 'no dump, no temporary file')
+})
