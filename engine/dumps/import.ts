@@ -110,6 +110,8 @@ async function checkedAsync<T>(run: () => Promise<T>, what: string): Promise<T> 
 /** Wait until the scheduler has processed every task registered so far. */
 async function settled(engine: Engine): Promise<void> {
   while (engine.queue.index.status('enqueued').size + engine.queue.index.status('processing').size > 0) {
+    // A scheduler that stopped (the storage refused a write) would leave the import waiting forever.
+    if (engine.scheduler.halted) throw new Error('the scheduler stopped while the dump was being imported (see the log)')
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
 }

@@ -76,6 +76,11 @@ export class Scheduler {
     if (this.current && this.current.uids.intersects(uids)) this.current.abort.abort()
   }
 
+  /** Whether the scheduler stopped for good (closed, or the storage refused to record a failure). */
+  get halted(): boolean {
+    return this.stopped
+  }
+
   /** Stop taking new batches; the running one finishes (or is abandoned by the caller closing storage). */
   async stop(): Promise<void> {
     this.stopped = true
