@@ -40,5 +40,5 @@ export { facetSearch } from './operations/facet-search.js'
 export { multiSearch } from './operations/multi-search.js'
 export { similar } from './operations/similar.js'
 
-export { createDump, importDump, BadDump, DEFAULT_DUMP_DIR, type DumpImportOptions } from './dumps/index.js'
+export { createDump, importDump, UnreadableImport, DEFAULT_DUMP_DIR, type DumpImportOptions } from './dumps/index.js'
 export { createSnapshot, importSnapshot, snapshotName, DEFAULT_SNAPSHOT_DIR } from './snapshots/index.js'

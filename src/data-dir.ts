@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { BadDump, importDump, importSnapshot, type WorkerPool } from '../engine/index.js'
+import { UnreadableImport, importDump, importSnapshot, type WorkerPool } from '../engine/index.js'
 import type { Features } from '../engine/features/index.js'
 import type { Config } from './config.js'
 import type { Logger } from './log.js'
@@ -43,7 +43,7 @@ export async function prepareDataDir(config: Config, log: Logger, pool: WorkerPo
         log.info(`dump imported: ${summary.indexes} index(es), ${summary.documents} document(s), ${summary.tasks} task(s), ${summary.keys} key(s)`)
       }
     } catch (err) {
-      if (err instanceof BadDump) throw new StartupError(`the ${kind} at ${quoted(source)} cannot be imported: ${err.message}`)
+      if (err instanceof UnreadableImport) throw new StartupError(`the ${kind} at ${quoted(source)} cannot be imported: ${err.message}`)
       throw err
     }
     return

@@ -1,4 +1,7 @@
-/** What goes wrong with a dump file: it is not a readable v6 dump. Import refuses it before anything is written. */
-export class BadDump extends Error {}
+/**
+ * A dump or snapshot file that cannot be imported (not a readable gzipped tar, not a v6 dump, a malformed record,
+ * data the engine refuses). The import stops before anything is put in place.
+ */
+export class UnreadableImport extends Error {}
 
-export const badDump = (detail: string): BadDump => new BadDump(detail)
+export const unreadableDump = (detail: string): UnreadableImport => new UnreadableImport(detail)

@@ -10,9 +10,8 @@
 import { createReadStream, existsSync } from 'node:fs'
 import { rename, rm, rmdir, stat } from 'node:fs/promises'
 import { dirname, join, basename } from 'node:path'
-import { Engine, type Log } from '../engine.js'
+import { Engine, type EngineOptions, type Log } from '../engine.js'
 import type { WorkerPool } from '../pool/index.js'
-import type { BatchLimits } from '../scheduler/selection.js'
 import type { Features, FeaturesPatch } from '../features/index.js'
 import { FEATURE_NAMES } from '../features/index.js'
 import type { SettingsUpdate } from '../settings/index.js'
@@ -23,13 +22,13 @@ import { addDocuments } from '../operations/add-documents.js'
 import { createIndex } from '../operations/create-index.js'
 import { updateSettings } from '../operations/update-settings.js'
 import { TesseraError } from '../errors/index.js'
-import { badDump } from './errors.js'
+import { unreadableDump } from './errors.js'
 import { readDump, unpackDump, type DumpContents } from './read.js'
 
 export interface DumpImportOptions {
   pool?: WorkerPool
   log?: Log
-  batchLimits?: BatchLimits
+  batchLimits?: EngineOptions['batchLimits']
   /** The service's settings validator: a dump's `settings.json` is checked as a `PATCH /settings` body. */
   parseSettings: (body: unknown, features: Features) => SettingsUpdate
 }
@@ -80,10 +79,10 @@ async function build(dump: DumpContents, path: string, options: DumpImportOption
     }
     await settled(engine)
     const failed = engine.queue.getMany(engine.queue.index.status('failed'))[0]
-    if (failed) throw badDump(`index \`${failed.indexUid}\` cannot be rebuilt: ${failed.error?.message ?? 'its task failed'}`)
+    if (failed) throw unreadableDump(`index \`${failed.indexUid}\` cannot be rebuilt: ${failed.error?.message ?? 'its task failed'}`)
     await engine.scheduler.stop()
-    await engine.store.commit(await replaceQueue(engine, dump, options))
-    return { indexes: dump.indexes.length, documents, tasks: dump.tasks.length, keys: dump.keys.length }
+    const tasks = await replaceQueue(engine, dump, options)
+    return { indexes: dump.indexes.length, documents, tasks, keys: dump.keys.length }
   } finally {
     await engine.close()
   }
@@ -94,7 +93,7 @@ function checked<T>(run: () => T, what: string): T {
   try {
     return run()
   } catch (err) {
-    if (err instanceof TesseraError) throw badDump(`\`${what}\`: ${err.message}`)
+    if (err instanceof TesseraError) throw unreadableDump(`\`${what}\`: ${err.message}`)
     throw err
   }
 }
@@ -103,7 +102,7 @@ async function checkedAsync<T>(run: () => Promise<T>, what: string): Promise<T> 
   try {
     return await run()
   } catch (err) {
-    if (err instanceof TesseraError) throw badDump(`\`${what}\`: ${err.message}`)
+    if (err instanceof TesseraError) throw unreadableDump(`\`${what}\`: ${err.message}`)
     throw err
   }
 }
@@ -111,35 +110,57 @@ async function checkedAsync<T>(run: () => Promise<T>, what: string): Promise<T> 
 /** Wait until the scheduler has processed every task registered so far. */
 async function settled(engine: Engine): Promise<void> {
   while (engine.queue.index.status('enqueued').size + engine.queue.index.status('processing').size > 0) {
+    // A scheduler that stopped (the storage refused a write) would leave the import waiting forever.
+    if (engine.scheduler.halted) throw new Error('the scheduler stopped while the dump was being imported (see the log)')
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
 }
 
-/** The writes that swap the rebuilding tasks and batches for the dump's, and set keys and index dates. */
-async function replaceQueue(engine: Engine, dump: DumpContents, options: DumpImportOptions): Promise<WriteOp[]> {
-  const ops: WriteOp[] = []
-  for await (const [key] of engine.store.scan('tasks')) ops.push({ column: 'tasks', key: Buffer.from(key) }, { column: 'pendingTasks', key: Buffer.from(key) })
+/** Rows per commit while the queue is replaced (the directory is renamed into place only once all are written). */
+const COMMIT_ROWS = 10_000
+
+/**
+ * Swap the rebuilding tasks and batches for the dump's, and set keys and index dates; returns how many tasks the dump
+ * had. Written in chunks: the data directory is not in place until the import is complete, so atomicity is not needed.
+ */
+async function replaceQueue(engine: Engine, dump: DumpContents, options: DumpImportOptions): Promise<number> {
+  let ops: WriteOp[] = []
+  const flush = async (force = false) => {
+    if (ops.length >= COMMIT_ROWS || (force && ops.length > 0)) {
+      await engine.store.commit(ops, { sync: force })
+      ops = []
+    }
+  }
+  const own: Buffer[] = []
+  for await (const [key] of engine.store.scan('tasks')) own.push(Buffer.from(key))
+  for (const key of own) { ops.push({ column: 'tasks', key }, { column: 'pendingTasks', key }); await flush() }
   for await (const [key] of engine.store.scan('batches')) ops.push({ column: 'batches', key: Buffer.from(key) })
+  await flush(true)
   let nextTask = 0
   let nextBatch = 0
-  for (const { task, line, updateFile } of dump.tasks) {
+  let count = 0
+  for await (const { task, line, updateFile } of dump.tasks()) {
     const restored = await waitingPayload(engine, await waitingSettings(engine, task, line.tessera === undefined, options), updateFile, ops)
     ops.push(...engine.queue.putOps(restored))
     nextTask = Math.max(nextTask, task.uid + 1)
     if (task.batchUid !== null) nextBatch = Math.max(nextBatch, task.batchUid + 1)
+    count++
+    await flush()
   }
   for (const batch of dump.batches) {
     ops.push(engine.queue.putBatchOp(batch))
     nextBatch = Math.max(nextBatch, batch.uid + 1)
+    await flush()
   }
-  ops.push({ column: 'meta', key: keys.utf8('nextTaskUid'), value: keys.u32(nextTask) })
-  ops.push({ column: 'meta', key: keys.utf8('nextBatchUid'), value: keys.u32(nextBatch) })
+  ops.push(engine.queue.nextTaskUidOp(nextTask))
+  ops.push(engine.queue.nextBatchUidOp(nextBatch))
   for (const key of dump.keys) ops.push({ column: 'keys', key: keys.utf8(key.uid), value: encode(key) })
   for (const index of dump.indexes) {
     const meta = engine.catalog.get(index.meta.uid)
     if (meta) ops.push({ column: 'indexes', key: keys.utf8(meta.uid), value: encode({ ...meta, createdAt: index.meta.createdAt, updatedAt: index.meta.updatedAt }) })
   }
-  return ops
+  await flush(true)
+  return count
 }
 
 const waits = (task: Task) => task.status === 'enqueued' || task.status === 'processing'
@@ -155,11 +176,11 @@ async function waitingSettings(engine: Engine, task: Task, translated: boolean, 
 async function waitingPayload(engine: Engine, task: Task, updateFile: string | null, ops: WriteOp[]): Promise<Task> {
   const op = task.operation
   if (!waits(task) || op.type !== 'documentAdditionOrUpdate') return task
-  if (updateFile === null) throw badDump(`task ${task.uid} waits to add documents, but \`tasks/update_files/${task.uid}.jsonl\` is missing`)
+  if (updateFile === null) throw unreadableDump(`task ${task.uid} waits to add documents, but \`tasks/update_files/${task.uid}.jsonl\` is missing`)
   const written = await engine.payloads.write(createReadStream(updateFile))
   if (written.copy) ops.push(written.copy)
   const checkedPayload = await runJob(undefined, 'validatePayload', { path: engine.payloads.path(written.name), ...(written.inline ? { bytes: written.inline } : {}), format: 'ndjson', csvDelimiter: ',' })
-  if (!checkedPayload.ok) throw badDump(`\`tasks/update_files/${task.uid}.jsonl\`: ${checkedPayload.message}`)
+  if (!checkedPayload.ok) throw unreadableDump(`\`tasks/update_files/${task.uid}.jsonl\`: ${checkedPayload.message}`)
   const { csvHeader: _header, ...rest } = op
   return { ...task, operation: { ...rest, payload: written.name, bytes: written.bytes, format: 'ndjson', csvDelimiter: ',', chunks: checkedPayload.chunks } }
 }

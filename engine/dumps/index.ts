@@ -1,5 +1,5 @@
 /**
- * Dumps: `createDump` registers a `dumpCreation` task (the dump is written when it runs, see batch.ts and
+ * Dumps: `createDump` registers a `dumpCreation` task (the dump is written when it runs, see scheduler/dump-creation.ts and
  * write.ts); `importDump` builds a data directory from a v6 dump file (import.ts).
  */
 import type { Engine } from '../engine.js'
@@ -7,8 +7,8 @@ import type { EnqueuedTask } from '../tasks/types.js'
 import { enqueue } from '../operations/enqueue.js'
 
 export { importDump, type DumpImportOptions } from './import.js'
-export { BadDump } from './errors.js'
-export { DEFAULT_DUMP_DIR } from './batch.js'
+export { UnreadableImport } from './errors.js'
+export { DEFAULT_DUMP_DIR } from './write.js'
 
 /** `POST /dumps`: the task's `dumpUid` is null until the dump is written. */
 export function createDump(engine: Engine): Promise<EnqueuedTask> {

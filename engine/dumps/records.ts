@@ -6,7 +6,7 @@
  */
 import { formatMicros } from '../tasks/time.js'
 import type { Batch, Micros } from '../tasks/types.js'
-import { badDump } from './errors.js'
+import { unreadableDump } from './errors.js'
 import { dumpDate } from './tasks.js'
 
 type Json = Record<string, unknown>
@@ -58,12 +58,12 @@ export function keyToDump(key: StoredKey): Json {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export function keyFromDump(line: unknown): StoredKey {
-  if (!line || typeof line !== 'object') throw badDump('a key line is not a JSON object')
+  if (!line || typeof line !== 'object') throw unreadableDump('a key line is not a JSON object')
   const k = line as Json
   const uid = typeof k.uid === 'string' ? k.uid.toLowerCase() : ''
-  if (!UUID.test(uid)) throw badDump(`a key has no valid uid: ${JSON.stringify(k.uid)}`)
+  if (!UUID.test(uid)) throw unreadableDump(`a key has no valid uid: ${JSON.stringify(k.uid)}`)
   const strings = (v: unknown, what: string): string[] => {
-    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw badDump(`key ${uid}: \`${what}\` is not a list of strings`)
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw unreadableDump(`key ${uid}: \`${what}\` is not a list of strings`)
     return v as string[]
   }
   const expires = k.expires_at
@@ -91,9 +91,9 @@ export function batchToDump(batch: Batch): Json {
 }
 
 export function batchFromDump(line: unknown): Batch {
-  if (!line || typeof line !== 'object') throw badDump('a batch line is not a JSON object')
+  if (!line || typeof line !== 'object') throw unreadableDump('a batch line is not a JSON object')
   const b = line as Json
-  if (!Number.isInteger(b.uid) || (b.uid as number) < 0) throw badDump(`a batch has no valid uid: ${JSON.stringify(b.uid)}`)
+  if (!Number.isInteger(b.uid) || (b.uid as number) < 0) throw unreadableDump(`a batch has no valid uid: ${JSON.stringify(b.uid)}`)
   const stats = (b.stats && typeof b.stats === 'object' ? b.stats : {}) as Batch['stats']
   return {
     uid: b.uid as number,
@@ -118,10 +118,10 @@ export function indexMetadataToDump(meta: IndexDump): Json {
 }
 
 export function indexMetadataFromDump(value: unknown, dir: string): IndexDump {
-  if (!value || typeof value !== 'object') throw badDump(`indexes/${dir}/metadata.json is not a JSON object`)
+  if (!value || typeof value !== 'object') throw unreadableDump(`indexes/${dir}/metadata.json is not a JSON object`)
   const m = value as Json
-  if (typeof m.uid !== 'string' || m.uid === '') throw badDump(`indexes/${dir}/metadata.json has no uid`)
-  if (m.primaryKey != null && typeof m.primaryKey !== 'string') throw badDump(`indexes/${dir}/metadata.json: primaryKey is not a string`)
+  if (typeof m.uid !== 'string' || m.uid === '') throw unreadableDump(`indexes/${dir}/metadata.json has no uid`)
+  if (m.primaryKey != null && typeof m.primaryKey !== 'string') throw unreadableDump(`indexes/${dir}/metadata.json: primaryKey is not a string`)
   return {
     uid: m.uid,
     primaryKey: (m.primaryKey as string | null | undefined) ?? null,

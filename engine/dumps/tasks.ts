@@ -10,7 +10,7 @@ import type { Details, Micros, Operation, Task, TaskStatus, TaskType } from '../
 import { TASK_STATUSES } from '../tasks/types.js'
 import type { ErrorObject } from '../errors/index.js'
 import { settingsUpdateCreatesIndex } from '../settings/index.js'
-import { badDump } from './errors.js'
+import { unreadableDump } from './errors.js'
 
 type Json = Record<string, unknown>
 
@@ -101,7 +101,7 @@ export function taskToDump(task: Task): TaskDump {
 /** An RFC 3339 date of a dump, in microseconds. */
 export function dumpDate(value: unknown, what: string): Micros {
   const micros = typeof value === 'string' ? parseDateParam(value, false) : undefined
-  if (micros === undefined) throw badDump(`${what} is not an RFC 3339 date: ${JSON.stringify(value)}`)
+  if (micros === undefined) throw unreadableDump(`${what} is not an RFC 3339 date: ${JSON.stringify(value)}`)
   return micros
 }
 
@@ -163,16 +163,16 @@ function operationFromKind(kind: string | Json, uid: number): { type: TaskType; 
     case 'snapshotCreation': return { type: 'snapshotCreation', operation: { type: 'snapshotCreation' } }
     // A database upgrade only ever appears finished in a dump: it keeps its type, and an operation that is never run.
     case 'upgradeDatabase': return { type: 'upgradeDatabase', operation: { type: 'snapshotCreation' } }
-    default: throw badDump(`task ${uid} has an unknown type: ${JSON.stringify(kind)}`)
+    default: throw unreadableDump(`task ${uid} has an unknown type: ${JSON.stringify(kind)}`)
   }
 }
 
 /** A task read from a dump line: Tessera's own record when the line has one, else translated from Meilisearch's. */
 export function taskFromDump(line: unknown): Task {
-  if (!line || typeof line !== 'object') throw badDump('a task line is not a JSON object')
+  if (!line || typeof line !== 'object') throw unreadableDump('a task line is not a JSON object')
   const t = line as TaskDump
-  if (!Number.isInteger(t.uid) || t.uid < 0) throw badDump(`a task has no valid uid: ${JSON.stringify(t.uid)}`)
-  if (!(TASK_STATUSES as readonly string[]).includes(t.status)) throw badDump(`task ${t.uid} has an unknown status: ${JSON.stringify(t.status)}`)
+  if (!Number.isInteger(t.uid) || t.uid < 0) throw unreadableDump(`a task has no valid uid: ${JSON.stringify(t.uid)}`)
+  if (!(TASK_STATUSES as readonly string[]).includes(t.status)) throw unreadableDump(`task ${t.uid} has an unknown status: ${JSON.stringify(t.status)}`)
   if (t.tessera && typeof t.tessera === 'object' && t.tessera.uid === t.uid) return t.tessera
   const { type, operation } = operationFromKind(t.type, t.uid)
   return {

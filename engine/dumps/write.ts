@@ -27,7 +27,9 @@ import type { DocumentStore } from '../documents/store.js'
 import type { PayloadFiles } from '../payload/files.js'
 import type { Features } from '../features/index.js'
 import { CURRENT_FEATURE_NAMES } from '../features/index.js'
-import { withVectors } from '../documents/fields.js'
+import { shape } from '../documents/read.js'
+import type { VectorStore } from '../vectors/store.js'
+import { storedVectors } from '../vectors/output.js'
 import { parsePayloadChunk } from '../payload/documents.js'
 import { readSettings, settingsView } from '../settings/index.js'
 import { formatMicros } from '../tasks/time.js'
@@ -43,6 +45,7 @@ export interface DumpSource {
   documents: DocumentStore
   payloads: PayloadFiles
   features: Features
+  vectors: VectorStore
 }
 
 export interface DumpRequest {
@@ -54,6 +57,9 @@ export interface DumpRequest {
   /** `metadata.json`'s `dbVersion`. */
   dbVersion: string
 }
+
+/** Where dumps go when `--dump-dir` is not given (Meilisearch's default, relative to the working directory). */
+export const DEFAULT_DUMP_DIR = 'dumps/'
 
 /** Documents read per step. */
 const PAGE = 1000
@@ -103,10 +109,18 @@ export async function writeDump(source: DumpSource, request: DumpRequest): Promi
       const settings = readSettings(source.store, meta.id)
       // Unmasked: the dump restores embedders with their API keys, as Meilisearch's does.
       await writeFile(join(dir, 'settings.json'), JSON.stringify({ ...settingsView(settings), embedders: settings.embedders }))
+      // Each document with its `_vectors` as `retrieveVectors` shows them: every embedder's embeddings from the vector
+      // store (generated ones with `regenerate: true`), over the document's own entries.
       const documents = new Lines(join(dir, 'documents.jsonl'))
+      const vectors = Object.keys(settings.embedders).length > 0 ? await source.vectors.get(meta.id) : null
       const count = source.documents.count(meta.id)
       for (let offset = 0; offset < count; offset += PAGE) {
-        for (const doc of source.documents.getMany(meta.id, source.documents.page(meta.id, offset, PAGE))) await documents.push(withVectors(doc, true))
+        const docids = source.documents.page(meta.id, offset, PAGE)
+        const docs = source.documents.getMany(meta.id, docids)
+        if (docs.length !== docids.length) throw new Error(`index ${meta.uid}: ${docids.length - docs.length} live document(s) cannot be read`)
+        for (let k = 0; k < docs.length; k++) {
+          await documents.push(shape(docs[k]!, null, true, vectors ? storedVectors(vectors, settings.embedders, docids[k]!) : undefined))
+        }
       }
       await documents.close()
     }

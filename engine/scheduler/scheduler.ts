@@ -22,8 +22,8 @@ import { computeCancelation } from './cancelation.js'
 import { computeDeletion } from './task-deletion.js'
 import { computeIndexBatch } from './index-tasks.js'
 import type { EmbedderRequests } from '../embedders/index.js'
-import { computeDump } from '../dumps/batch.js'
-import { computeSnapshot } from '../snapshots/batch.js'
+import { computeDump } from './dump-creation.js'
+import { computeSnapshot } from './snapshot-creation.js'
 
 export type { SchedulerDeps, SchedulerOptions } from './computed-batch.js'
 
@@ -75,6 +75,11 @@ export class Scheduler {
   /** Abort the running batch if it contains any of `uids` (a cancelation was registered for them). */
   abortIfProcessing(uids: Bitmap): void {
     if (this.current && this.current.uids.intersects(uids)) this.current.abort.abort()
+  }
+
+  /** Whether the scheduler stopped for good (closed, or the storage refused to record a failure). */
+  get halted(): boolean {
+    return this.stopped
   }
 
   /** Stop taking new batches; the running one finishes (or is abandoned by the caller closing storage). */

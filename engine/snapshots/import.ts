@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, rename, rm, rmdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import * as tar from 'tar'
-import { BadDump } from '../dumps/errors.js'
+import { UnreadableImport } from '../dumps/errors.js'
 
 /** Unpack the snapshot at `file` as the data directory `dbPath` (absent or empty). */
 export async function importSnapshot(file: string, dbPath: string): Promise<void> {
@@ -18,9 +18,9 @@ export async function importSnapshot(file: string, dbPath: string): Promise<void
     try {
       tar.x({ file, cwd: work, strict: true, preservePaths: false, sync: true })
     } catch (err) {
-      throw new BadDump(`the snapshot is not a readable gzipped tar (${(err as Error).message})`)
+      throw new UnreadableImport(`the snapshot is not a readable gzipped tar (${(err as Error).message})`)
     }
-    if (!existsSync(join(work, 'db', 'CURRENT'))) throw new BadDump('the snapshot holds no database (`db/CURRENT` is missing)')
+    if (!existsSync(join(work, 'db', 'CURRENT'))) throw new UnreadableImport('the snapshot holds no database (`db/CURRENT` is missing)')
     if (existsSync(dbPath)) await rmdir(dbPath)
     await rename(work, dbPath)
   } finally {

@@ -1,5 +1,5 @@
 /**
- * Snapshots: `createSnapshot` registers a `snapshotCreation` task (the copy is made when it runs, see batch.ts and
+ * Snapshots: `createSnapshot` registers a `snapshotCreation` task (the copy is made when it runs, see scheduler/snapshot-creation.ts and
  * write.ts); `importSnapshot` unpacks a snapshot file as a data directory (import.ts).
  */
 import type { Engine } from '../engine.js'
@@ -8,7 +8,7 @@ import { enqueue } from '../operations/enqueue.js'
 
 export { importSnapshot } from './import.js'
 export { snapshotName } from './write.js'
-export { DEFAULT_SNAPSHOT_DIR } from './batch.js'
+export { DEFAULT_SNAPSHOT_DIR } from './write.js'
 
 /** `POST /snapshots`, and each tick of `--schedule-snapshot`. */
 export function createSnapshot(engine: Engine): Promise<EnqueuedTask> {

@@ -9,6 +9,9 @@ import { basename, join } from 'node:path'
 import * as tar from 'tar'
 import type { Store, WriteOp } from '../storage/index.js'
 
+/** Where snapshots go when `--snapshot-dir` is not given (Meilisearch's default, relative to the working directory). */
+export const DEFAULT_SNAPSHOT_DIR = 'snapshots/'
+
 /** The file name of the snapshot of the data directory at `dbPath`. */
 export function snapshotName(dbPath: string): string {
   return `${basename(dbPath)}.snapshot`

@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url)
 const { RocksLevel } = require('@nxtedition/rocksdb')
 
 /** Rows per write of the copy. */
-const COPY_BATCH = 1000
+const COPY_BATCH = 10_000
 
 interface ColumnIterator {
   nextv(n: number): Promise<[Buffer, Buffer][]>
@@ -39,7 +39,11 @@ export async function copyColumns(views: ColumnIterator[], path: string, columnO
       while (true) {
         const rows = await views[i]!.nextv(COPY_BATCH)
         if (rows.length === 0) break
-        await target.batch(rows.map(([key, value]) => ({ type: 'put', key, value, column })), { sync: false })
+        // The binding's own batch (as the writer thread uses it): abstract-level's wrapper costs an object per row.
+        const batch = target._chainedBatch()
+        for (const [key, value] of rows) batch._put(key, value, { column })
+        await new Promise<void>((resolve, reject) => batch._write({ sync: false }, (err: Error | null) => (err ? reject(err) : resolve())))
+        batch._closeSync()
       }
     }
     if (edits.length > 0) {

@@ -169,6 +169,11 @@ export class TaskQueue {
     return { column: 'batches', key: keys.u32(batch.uid), value: encode(batch) }
   }
 
+  /** The write that stores the next task uid (a dump's import sets it past the dump's tasks). */
+  nextTaskUidOp(value: number): WriteOp {
+    return { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(value) }
+  }
+
   /** The write that stores the next batch uid (`value`, by default the queue's). */
   nextBatchUidOp(value = this.nextBatchUid): WriteOp {
     return { column: 'meta', key: NEXT_BATCH_UID, value: keys.u32(value) }

@@ -41,9 +41,9 @@ export type Operation =
   | { type: 'documentDeletion'; clear: true }
   | { type: 'settingsUpdate'; update: Record<string, unknown> }
   | DocumentEdition
-  /** `POST /dumps`: a dump of the whole instance, written to the dump directory (see engine/dumps). */
+  /** `POST /dumps`: a dump of the whole instance, written to the dump directory (see engine/dumps and scheduler/dump-creation.ts). */
   | { type: 'dumpCreation' }
-  /** `POST /snapshots` and `--schedule-snapshot`: a copy of the data directory (see engine/snapshots). */
+  /** `POST /snapshots` and `--schedule-snapshot`: a copy of the data directory (see engine/snapshots and scheduler/snapshot-creation.ts). */
   | { type: 'snapshotCreation' }
 
 /** The format of a stored document payload. */

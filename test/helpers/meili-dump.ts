@@ -15,6 +15,8 @@ const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n')
 export interface MeiliDumpOptions {
   /** `metadata.json`'s dumpVersion (V6 unless a test wants another). */
   version?: string
+  /** Text appended to `tasks/queue.jsonl` (a malformed line, for instance). */
+  extraTaskLine?: string
 }
 
 /** Write the dump to `file`. */
@@ -35,6 +37,7 @@ export async function buildMeiliDump(file: string, options: MeiliDumpOptions = {
       { uid: 2, batchUid: 2, indexUid: 'catto', status: 'failed', type: { indexCreation: { primary_key: null } }, details: { IndexInfo: { primary_key: null } }, error: { message: 'Index `catto` already exists.', code: 'index_already_exists', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#index_already_exists' }, enqueuedAt: '2024-11-20T10:02:00Z', startedAt: '2024-11-20T10:02:01Z', finishedAt: '2024-11-20T10:02:02Z' },
       { uid: 3, batchUid: null, indexUid: 'doggos', status: 'enqueued', type: { documentImport: { primary_key: null, method: 'UpdateDocuments', documents_count: 2, allow_index_creation: true } }, details: { DocumentAdditionOrUpdate: { received_documents: 2, indexed_documents: null } }, enqueuedAt: '2024-11-20T10:03:00Z' },
     ]))
+    if (options.extraTaskLine !== undefined) writeFileSync(join(dir, 'tasks/queue.jsonl'), options.extraTaskLine + '\n', { flag: 'a' })
     w('tasks/update_files/3.jsonl', jsonl([{ id: 4, race: 'leonberg', name: 'max', age: 2 }, { id: 5, race: 'patou', name: 'rex', age: 9 }]))
     w('batches/queue.jsonl', jsonl([
       { uid: 0, details: { receivedDocuments: 3, indexedDocuments: 3 }, stats: { totalNbTasks: 1, status: { succeeded: 1 }, types: { documentAdditionOrUpdate: 1 }, indexUids: { doggos: 1 }, progressTrace: {}, internalDatabaseSizes: {} }, startedAt: '2024-11-20T10:00:01Z', finishedAt: '2024-11-20T10:00:02.5Z', enqueuedAt: { earliest: '2024-11-20T10:00:00Z', oldest: '2024-11-20T10:00:00Z' }, stopReason: 'batched all enqueued tasks' },

@@ -39,7 +39,10 @@ export function tempDir(prefix = 'tessera-test-'): string {
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dbPath = options.dbPath ?? tempDir()
   const args = ['--db-path', dbPath, '--max-indexing-threads', '2', ...(options.adapter ? ['--http-adapter', options.adapter] : []), ...(options.args ?? [])]
-  const { proc, port, logs, exited, isRunning } = await launch(args, { TESSERA_LOG_LEVEL: 'WARN', ...options.env })
+  // Dumps and snapshots go inside the test's data directory (removed with it), not into the working directory;
+  // a test that wants them elsewhere passes --dump-dir / --snapshot-dir, which win over these variables.
+  const places = { TESSERA_DUMP_DIR: join(dbPath, 'dumps'), TESSERA_SNAPSHOT_DIR: join(dbPath, 'snapshots') }
+  const { proc, port, logs, exited, isRunning } = await launch(args, { TESSERA_LOG_LEVEL: 'WARN', ...places, ...options.env })
   const url = `http://127.0.0.1:${port}`
   return {
     url, port, dbPath, proc,

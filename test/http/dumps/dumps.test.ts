@@ -98,6 +98,28 @@ t.test('waiting document additions travel with the dump and run after the import
   t.same(docs.results.map((d: any) => d.id).sort(), [1, 2, 3])
 })
 
+t.test('vectors travel with the documents', async (t) => {
+  const dumpDir = tempDir('tessera-dumps-')
+  const a = await serverFor(t, { args: ['--dump-dir', dumpDir] })
+  const settings = await call(`${a.url}/indexes/points/settings`, { method: 'PATCH', json: { embedders: { manual: { source: 'userProvided', dimensions: 3 } } } })
+  t.equal((await waitTask(a.url, settings.body.taskUid)).status, 'succeeded')
+  const docs = await call(`${a.url}/indexes/points/documents?primaryKey=id`, { method: 'POST', json: [
+    { id: 1, name: 'x', _vectors: { manual: [1, 0, 0] } }, { id: 2, name: 'y', _vectors: { manual: [0, 1, 0] } }, { id: 3, name: 'z', _vectors: { manual: [0.5, 0.5, 0.25] } },
+  ] })
+  t.equal((await waitTask(a.url, docs.body.taskUid)).status, 'succeeded')
+  const dump = await waitTask(a.url, (await call(`${a.url}/dumps`, { method: 'POST' })).body.taskUid)
+  t.equal(dump.status, 'succeeded')
+  const b = await serverFor(t, { args: ['--import-dump', join(dumpDir, `${dump.details.dumpUid}.dump`)] })
+  const path = '/indexes/points/documents?retrieveVectors=true'
+  const before = (await call(`${a.url}${path}`)).body
+  t.same((await call(`${b.url}${path}`)).body, before)
+  t.same(before.results[2]._vectors, { manual: { embeddings: [[0.5, 0.5, 0.25]], regenerate: false } })
+  const query = { method: 'POST', json: { vector: [0, 1, 0.1], hybrid: { embedder: 'manual', semanticRatio: 1 }, showRankingScore: true } } as const
+  const hitsA = (await call(`${a.url}/indexes/points/search`, query)).body.hits
+  t.same((await call(`${b.url}/indexes/points/search`, query)).body.hits, hitsA)
+  t.equal(hitsA[0].id, 2)
+})
+
 t.test('a dump in Meilisearch\'s layout is imported', async (t) => {
   const { buildMeiliDump, MEILI_DUMP_KEY_UID } = await import('../../helpers/meili-dump.js')
   const file = join(tempDir('tessera-meili-dump-'), 'meili.dump')
@@ -150,6 +172,12 @@ t.test('start-up rules: an existing database, a missing dump', async (t) => {
   t.notOk(existsSync(fresh), 'no database is created')
   const started = await serverFor(t, { dbPath: fresh, args: ['--import-dump', missing, '--ignore-missing-dump'] })
   t.equal((await call(`${started.url}/health`)).status, 200)
+  await started.stop()
+
+  // An empty directory is no database yet: the dump fills it.
+  const empty = tempDir('tessera-empty-')
+  const filled = await serverFor(t, { dbPath: empty, args: ['--import-dump', file] })
+  t.same((await call(`${filled.url}/indexes`)).body.results.map((i: any) => i.uid), ['doggos'])
 })
 
 t.test('a bad dump is refused and leaves no database behind', async (t) => {
@@ -162,12 +190,18 @@ t.test('a bad dump is refused and leaves no database behind', async (t) => {
   writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length / 2)))
   const v5 = join(dir, 'v5.dump')
   await buildMeiliDump(v5, { version: 'V5' })
+  const badLine = join(dir, 'bad-line.dump')
+  await buildMeiliDump(badLine, { extraTaskLine: '{"uid": 9, "status": "enqueued", "type": "documentClear", "enqu' })
+  const duplicate = join(dir, 'duplicate.dump')
+  await buildMeiliDump(duplicate, { extraTaskLine: JSON.stringify({ uid: 1, status: 'enqueued', type: 'documentClear', indexUid: 'doggos', enqueuedAt: '2024-11-20T10:05:00Z' }) })
   const notGzip = join(dir, 'text.dump')
   writeFileSync(notGzip, 'hello')
   for (const [file, message] of [
     [truncated, /cannot be imported: the file is not a readable gzipped tar/],
     [notGzip, /cannot be imported: the file is not a readable gzipped tar/],
     [v5, /cannot be imported: dump version "V5" is not supported: Tessera imports version V6 dumps/],
+    [badLine, /cannot be imported: `tasks\/queue.jsonl` line 5 is not valid JSON/],
+    [duplicate, /cannot be imported: task 1 appears twice in `tasks\/queue.jsonl`/],
   ] as const) {
     const dbPath = join(dir, `db-${Math.random().toString(36).slice(2)}`)
     const r = await startExpectingExit(['--db-path', dbPath, '--import-dump', file])

@@ -19,6 +19,8 @@ t.test('a snapshot restores an identical instance', async (t) => {
   const a = await serverFor(t, { dbPath, args: ['--snapshot-dir', snapshotDir] })
   await seedIndex(a.url, 'movies', { filterableAttributes: ['genre'], rankingRules: ['words', 'typo', 'sort'] }, [{ id: 1, title: 'Carol', genre: 'drama' }, { id: 2, title: 'Heat', genre: 'crime' }])
   await seedIndex(a.url, 'books', {}, [{ id: 'b', title: 'Dune' }])
+  // Vectors are in the database; the vector graphs beside it are rebuilt from them in the copy.
+  await seedIndex(a.url, 'points', { embedders: { manual: { source: 'userProvided', dimensions: 2 } } }, [{ id: 1, _vectors: { manual: [1, 0] } }, { id: 2, _vectors: { manual: [0, 1] } }])
   await call(`${a.url}/experimental-features`, { method: 'PATCH', json: { containsFilter: true } })
 
   const created = await call(`${a.url}/snapshots`, { method: 'POST' })
@@ -33,9 +35,12 @@ t.test('a snapshot restores an identical instance', async (t) => {
   t.equal(statSync(file).mode & 0o777, 0o444, 'read-only')
 
   const b = await serverFor(t, { args: ['--import-snapshot', file] })
-  for (const path of ['/indexes', '/indexes/movies/settings', '/indexes/movies/documents', '/indexes/books/documents', '/experimental-features']) {
+  for (const path of ['/indexes', '/indexes/movies/settings', '/indexes/movies/documents', '/indexes/books/documents', '/experimental-features', '/indexes/points/documents?retrieveVectors=true']) {
     t.same((await call(`${b.url}${path}`)).body, (await call(`${a.url}${path}`)).body, path)
   }
+  const near = { method: 'POST', json: { vector: [0.1, 0.9], hybrid: { embedder: 'manual', semanticRatio: 1 } } } as const
+  const hits = (await call(`${b.url}/indexes/points/search`, near)).body.hits
+  t.same(hits.map((h: any) => h.id), [2, 1], 'vector search works in the copy')
   // The snapshot's own task is not in the copy (as in Meilisearch); every other task and batch is.
   const without = (list: any[]) => list.filter((x) => x.uid !== task.uid && x.uid !== task.batchUid)
   const tasksB = (await call(`${b.url}/tasks?limit=1000`)).body.results

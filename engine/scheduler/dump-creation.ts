@@ -3,11 +3,8 @@ import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { nowMicros } from '../tasks/time.js'
 import type { Task } from '../tasks/types.js'
-import { finish, type BatchEnv, type ComputedBatch } from '../scheduler/computed-batch.js'
-import { newDumpUid, writeDump } from './write.js'
-
-/** Where dumps go when `--dump-dir` is not given (Meilisearch's default, relative to the working directory). */
-export const DEFAULT_DUMP_DIR = 'dumps/'
+import { finish, type BatchEnv, type ComputedBatch } from './computed-batch.js'
+import { DEFAULT_DUMP_DIR, newDumpUid, writeDump } from '../dumps/write.js'
 
 export async function computeDump(env: BatchEnv, task: Task): Promise<ComputedBatch> {
   const uid = newDumpUid()

@@ -2,11 +2,8 @@
 import { resolve } from 'node:path'
 import type { Task } from '../tasks/types.js'
 import type { WriteOp } from '../storage/index.js'
-import { finish, type BatchEnv, type ComputedBatch } from '../scheduler/computed-batch.js'
-import { writeSnapshot } from './write.js'
-
-/** Where snapshots go when `--snapshot-dir` is not given (Meilisearch's default, relative to the working directory). */
-export const DEFAULT_SNAPSHOT_DIR = 'snapshots/'
+import { finish, type BatchEnv, type ComputedBatch } from './computed-batch.js'
+import { DEFAULT_SNAPSHOT_DIR, writeSnapshot } from '../snapshots/write.js'
 
 export async function computeSnapshot(env: BatchEnv, tasks: Task[]): Promise<ComputedBatch> {
   // The copy holds these tasks as `processing`: they are dropped from it, and their batch uid is free again there.
