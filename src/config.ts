@@ -27,6 +27,11 @@ export interface Config {
   preview: boolean
   /** Test hook (env `TESSERA_TEST_BATCH_DELAY_MS` only): hold each batch in `processing` this long. */
   testBatchDelayMs: number
+  /**
+   * How long the remotes of a federated search may take (env `TESSERA_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS`
+   * only, as Meilisearch's `MEILI_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS`; default 25 s, fractions allowed).
+   */
+  remoteSearchTimeoutMs: number
 }
 
 interface OptionSpec {
@@ -149,6 +154,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const noPreview = SWITCH_VALUES.get((get('no-preview') ?? 'false').toLowerCase())
   if (noPreview === undefined) throw new ConfigError(`invalid --no-preview \`${get('no-preview')}\`: expected true or false`)
   const delay = Number(env.TESSERA_TEST_BATCH_DELAY_MS ?? 0)
+  const remoteTimeout = Number(env.TESSERA_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS ?? 25)
   return {
     kind: 'run',
     config: {
@@ -166,6 +172,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       maxBatchedTasks,
       preview: envValue === 'development' && !noPreview,
       testBatchDelayMs: Number.isFinite(delay) && delay > 0 ? delay : 0,
+      remoteSearchTimeoutMs: Number.isFinite(remoteTimeout) && remoteTimeout > 0 ? remoteTimeout * 1000 : 25_000,
     },
   }
 }

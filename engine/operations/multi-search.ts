@@ -29,9 +29,10 @@ import { addLeaf, attributeValues, normalizeRules, type Facets } from '../filter
 import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import type { Federation, MultiSearchQuery, MultiSearchRequest, SearchQuery } from '../search/request.js'
 import { searchSource } from './search-source.js'
+import { addRemoteFacets, emptyPlan, mergeRemoteHits, remoteErrors, remoteHitCount, routeQuery, startRemoteSearches, type Network, type NetworkPlan, type RemoteOutcome, type RemoteSearchOptions, withScoreValues } from '../network/index.js'
 
-export async function multiSearch(engine: Engine, request: MultiSearchRequest): Promise<JsonObject> {
-  return request.federation === null ? separateSearches(engine, request.queries) : federatedSearch(engine, request.queries, request.federation)
+export async function multiSearch(engine: Engine, request: MultiSearchRequest, options: RemoteSearchOptions = {}): Promise<JsonObject> {
+  return request.federation === null ? separateSearches(engine, request.queries) : federatedSearch(engine, request.queries, request.federation, options)
 }
 
 /** An error raised while running query `n`: its message located, `index_not_found` answered with 400. */
@@ -64,8 +65,11 @@ async function separateSearches(engine: Engine, queries: MultiSearchQuery[]): Pr
 
 const PAGINATION_FIELDS = ['offset', 'limit', 'page', 'hitsPerPage'] as const
 
-/** The checks made while the queries are partitioned, in query order; each query's merge position. */
-function federatedPositions(engine: Engine, queries: MultiSearchQuery[]): number[] {
+/**
+ * The checks made while the queries are partitioned, in query order; each query's merge position. Each query is
+ * also routed to this instance and/or remotes (`plan`, see network/routing.ts).
+ */
+function federatedPositions(engine: Engine, queries: MultiSearchQuery[], network: Network, plan: NetworkPlan): number[] {
   return queries.map(({ indexUid, query, present, federationOptions }, n) => {
     const paginated = PAGINATION_FIELDS.find((f) => present.has(f))
     if (paginated !== undefined) {
@@ -77,24 +81,27 @@ function federatedPositions(engine: Engine, queries: MultiSearchQuery[]): number
     if (present.has('showPerformanceDetails')) {
       throw new TesseraError('invalid_multi_search_query_show_performance_details', `Inside \`.queries[${n}]\`: Using \`.showPerformanceDetails\` is not allowed in federated queries.\n - Hint: remove \`showPerformanceDetails\` from query #${n} or remove \`federation\` from the request`)
     }
-    if (federationOptions?.remote != null) {
-      engine.features.require('network', 'Performing a remote federated search')
-      throw new TesseraError('invalid_multi_search_remote', `Invalid \`queries[${n}].federation_options.remote\`: remote \`${federationOptions.remote}\` is not registered`)
-    }
     if (federationOptions?.queryPosition != null) engine.features.require('network', 'Using `federationOptions.queryPosition`')
-    return federationOptions?.queryPosition ?? n
+    const position = federationOptions?.queryPosition ?? n
+    routeQuery(plan, engine.features, network, queries[n]!, n, position)
+    return position
   })
 }
 
-async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], federation: Federation): Promise<JsonObject> {
+async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], federation: Federation, options: RemoteSearchOptions): Promise<JsonObject> {
   const start = performance.now()
   const timer = federation.showPerformanceDetails ? new StageTimer('federated search') : null
   const queriesStart = performance.now()
-  const positions = federatedPositions(engine, queries)
+  if (options.proxied) engine.features.require('network', 'Performing a remote federated search')
+  const network = engine.network.view()
+  const plan = emptyPlan(network)
+  const positions = federatedPositions(engine, queries, network, plan)
   const window = federationWindow(federation)
+  // The remotes search while this instance does.
+  const remoteSearch = startRemoteSearches(plan, federation, options)
   // Queries run index by index, indexes in uid order, queries of an index in request order.
   const byIndex = new Map<string, number[]>()
-  queries.forEach((q, n) => byIndex.set(q.indexUid, [...(byIndex.get(q.indexUid) ?? []), n]))
+  queries.forEach((q, n) => { if (plan.local.has(n)) byIndex.set(q.indexUid, [...(byIndex.get(q.indexUid) ?? []), n]) })
   const uids = [...byIndex.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   const merged: QueryHits[] = []
   const matched = new Map<string, Bitmap>()
@@ -126,17 +133,23 @@ async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], fede
   timer?.record('federated search > queries', performance.now() - queriesStart)
   // Indexes named in `facetsByIndex` but not queried must exist too.
   for (const uid of federation.facetsByIndex.keys()) {
-    if (byIndex.has(uid) || engine.catalog.has(uid)) continue
+    if (byIndex.has(uid) || engine.catalog.has(uid) || plan.remoteIndexes.has(uid)) continue
     throw new TesseraError('index_not_found', `Inside \`.federation.facetsByIndex.${uid}\`: Index \`${uid}\` not found.\n - Note: index \`${uid}\` is not used in queries`, 400)
   }
+  const outcomes = await remoteSearch
   const facetsStart = performance.now()
-  const facets = await federatedFacets(engine, queries, federation, matched)
+  const facets = await federatedFacets(engine, queries, federation, matched, { outcomes, indexes: plan.remoteIndexes })
   timer?.record('federated search > facets', performance.now() - facetsStart)
   // Merge in query order so that equal positions keep the request's order.
   merged.sort((a, b) => a.position - b.position)
-  const hits = timer ? timer.time('merge', () => mergeFederatedHits(merged, window.skip, window.take)) : mergeFederatedHits(merged, window.skip, window.take)
+  const merge = () => plan.hasRemote
+    ? mergeRemoteHits(mergeFederatedHits(merged, 0, window.skip + window.take), plan.self, outcomes, window.skip, window.take)
+    : options.proxied ? withScoreValues(mergeFederatedHits(merged, window.skip, window.take)) : mergeFederatedHits(merged, window.skip, window.take)
+  const hits = timer ? timer.time('merge', merge) : merge()
+  hitNumber += remoteHitCount(outcomes)
   const response: JsonObject = { hits, processingTimeMs: Math.floor(performance.now() - start), ...federatedHitsInfo(federation, hitNumber) }
   Object.assign(response, facets)
+  if (plan.hasRemote) response.remoteErrors = remoteErrors(outcomes)
   if (timer) response.performanceDetails = timer.details(performance.now() - start)
   return response
 }
@@ -145,12 +158,14 @@ async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], fede
  * `facetsByIndex` (or, with `mergeFacets`, `facetDistribution` and `facetStats`): each named index's facets over
  * the documents its queries matched. Errors name where they come from, as Meilisearch's do.
  */
-async function federatedFacets(engine: Engine, queries: MultiSearchQuery[], federation: Federation, matched: ReadonlyMap<string, Bitmap>): Promise<JsonObject> {
+async function federatedFacets(engine: Engine, queries: MultiSearchQuery[], federation: Federation, matched: ReadonlyMap<string, Bitmap>, remote: { outcomes: readonly RemoteOutcome[]; indexes: ReadonlySet<string> }): Promise<JsonObject> {
   const byIndex = new Map<string, ComputedFacets>()
   const orders = new Map<string, FacetOrder>()
   for (const uid of [...federation.facetsByIndex.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     const names = federation.facetsByIndex.get(uid)
     if (names === null || names === undefined) continue
+    // An index only remotes were asked about gets its facets from them.
+    if (remote.indexes.has(uid) && !engine.catalog.has(uid)) continue
     const source = await searchSource(engine, uid)
     const used = queries.findIndex((q) => q.indexUid === uid)
     try {
@@ -166,6 +181,7 @@ async function federatedFacets(engine: Engine, queries: MultiSearchQuery[], fede
       if (!orders.has(facet)) orders.set(facet, (by[facet] ?? by['*']) === 'count' ? 'count' : 'alpha')
     }
   }
+  addRemoteFacets(byIndex, remote.outcomes)
   if (byIndex.size === 0) return {}
   if (federation.mergeFacets !== null) {
     const { distribution, stats } = mergeFacets(byIndex, orders, federation.mergeFacets.maxValuesPerFacet)

@@ -1,0 +1,118 @@
+/**
+ * Folding the remotes' answers into a federated search (`search/federated/perform.rs`): the hits of every host
+ * merged by weighted score (ties to the lower query position), each hit's `_federation.remote` naming its host;
+ * the remotes' hit counts added to the local one; their `facetsByIndex` added to the local facets, value by value.
+ * A remote asked for the first `offset + limit` hits (or the first `page × hitsPerPage`) so the merged page is
+ * right, and never merges facets itself.
+ */
+import type { JsonObject } from '../json/value.js'
+import type { ComputedFacets } from '../search/federated-facets.js'
+import type { Federation } from '../search/request.js'
+import type { RemoteOutcome } from './remote-search.js'
+
+/** The `federation` object sent to remotes. */
+export function remoteFederation(federation: Federation): JsonObject {
+  const out: JsonObject = {}
+  const { page, hitsPerPage } = federation
+  if (page === null && hitsPerPage === null) {
+    out.limit = federation.limit + federation.offset
+    out.offset = 0
+  } else if (page === 0) {
+    out.page = 0
+    if (hitsPerPage !== null) out.hitsPerPage = hitsPerPage
+  } else {
+    out.page = 1
+    out.hitsPerPage = (page ?? 1) * (hitsPerPage ?? 20)
+  }
+  if (federation.facetsByIndex.size > 0) out.facetsByIndex = Object.fromEntries(federation.facetsByIndex)
+  if (federation.distinct !== null) out.distinct = federation.distinct
+  return out
+}
+
+function federationOf(hit: JsonObject): JsonObject {
+  return hit._federation as JsonObject
+}
+
+function scoreOf(hit: JsonObject): number {
+  const score = federationOf(hit).weightedRankingScore
+  return typeof score === 'number' ? score : 0
+}
+
+function positionOf(hit: JsonObject): number {
+  const position = federationOf(hit).queriesPosition
+  return typeof position === 'number' ? position : Number.MAX_SAFE_INTEGER
+}
+
+/** `_federation.remote` added (after the other fields); `weightedScoreValues`, only meant for merging, removed. */
+function tagged(hit: JsonObject, remote: string | null): JsonObject {
+  const { weightedScoreValues: _, ...federation } = federationOf(hit)
+  return { ...hit, _federation: { ...federation, remote } }
+}
+
+/**
+ * The merged page: `local` (this instance's hits, already merged, best first) and each remote's hits, merged by
+ * `_federation.weightedRankingScore`, the `skip`/`take` slice of the result.
+ */
+export function mergeRemoteHits(local: JsonObject[], self: string | null, outcomes: readonly RemoteOutcome[], skip: number, take: number): JsonObject[] {
+  const lists: JsonObject[][] = [local.map((hit) => tagged(hit, self))]
+  for (const outcome of outcomes) {
+    if ('result' in outcome) lists.push((outcome.result.hits as JsonObject[]).map((hit) => tagged(hit, outcome.name)))
+  }
+  const heads = lists.map(() => 0)
+  const out: JsonObject[] = []
+  for (let emitted = 0; emitted < skip + take; emitted++) {
+    let best = -1
+    for (let l = 0; l < lists.length; l++) {
+      const hit = lists[l]![heads[l]!]
+      if (hit === undefined) continue
+      if (best === -1) { best = l; continue }
+      const current = lists[best]![heads[best]!]!
+      const [a, b] = [scoreOf(hit), scoreOf(current)]
+      if (a > b || (a === b && positionOf(hit) < positionOf(current))) best = l
+    }
+    if (best === -1) break
+    const hit = lists[best]![heads[best]!++]!
+    if (emitted >= skip) out.push(hit)
+  }
+  return out
+}
+
+/** The hits the remotes counted (`estimatedTotalHits`, or `totalHits` when they paginated). */
+export function remoteHitCount(outcomes: readonly RemoteOutcome[]): number {
+  let total = 0
+  for (const outcome of outcomes) {
+    if (!('result' in outcome)) continue
+    const { estimatedTotalHits, totalHits } = outcome.result
+    total += typeof estimatedTotalHits === 'number' ? estimatedTotalHits : typeof totalHits === 'number' ? totalHits : 0
+  }
+  return total
+}
+
+/** `remoteErrors`: each failed remote's error, by remote name. */
+export function remoteErrors(outcomes: readonly RemoteOutcome[]): Record<string, JsonObject> {
+  const errors: Record<string, JsonObject> = {}
+  for (const outcome of [...outcomes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if ('error' in outcome) errors[outcome.name] = outcome.error.toJSON() as unknown as JsonObject
+  }
+  return errors
+}
+
+/** The remotes' `facetsByIndex`, added into `byIndex` (counts summed, stats widened). */
+export function addRemoteFacets(byIndex: Map<string, ComputedFacets>, outcomes: readonly RemoteOutcome[]): void {
+  for (const outcome of outcomes) {
+    if (!('result' in outcome)) continue
+    const remote = outcome.result.facetsByIndex as Record<string, ComputedFacets> | undefined
+    for (const [uid, facets] of Object.entries(remote ?? {})) {
+      let target = byIndex.get(uid)
+      if (target === undefined) byIndex.set(uid, (target = { distribution: {}, stats: {} }))
+      for (const [facet, values] of Object.entries(facets.distribution ?? {})) {
+        const counts = (target.distribution[facet] ??= {})
+        for (const [value, count] of Object.entries(values)) counts[value] = (counts[value] ?? 0) + count
+      }
+      for (const [facet, s] of Object.entries(facets.stats ?? {})) {
+        const known = target.stats[facet]
+        target.stats[facet] = known ? { min: Math.min(known.min, s.min), max: Math.max(known.max, s.max) } : { ...s }
+      }
+    }
+  }
+}
