@@ -9,7 +9,7 @@ import t from 'tap'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Meilisearch } from 'meilisearch'
-import { call, seedIndex, serverFor, type TestServer } from '../../helpers/server.js'
+import { call, seedIndex, serverFor, updateSettings, type TestServer } from '../../helpers/server.js'
 import { err } from '../../helpers/meili.js'
 
 const MOVIES_A = [{ id: 1, title: 'Shazam' }, { id: 2, title: 'Captain Marvel' }, { id: 3, title: 'Escape Room' }]
@@ -128,6 +128,31 @@ t.test('remoteErrors: a remote down, without the feature, refusing the key, or s
   t.equal(r.body.remoteErrors.nofeature.code, 'remote_bad_request')
   t.match(r.body.remoteErrors.nofeature.message, /^remote host responded with code 400:\n {2}- response from remote: \{"message":"Performing a remote federated search requires enabling the `network` experimental feature/)
   t.same(r.body.remoteErrors.silent, err('remote host did not answer before the deadline', 'remote_timeout', 'system'))
+})
+
+t.test('answering another instance (Meili-Proxy-Search)', async (t) => {
+  const r = await call(`${b.url}/multi-search`, {
+    method: 'POST', headers: { 'meili-proxy-search': 'true' },
+    json: { federation: { limit: 2 }, queries: [{ indexUid: 'movies', q: 'captain', federationOptions: { weight: 0.5, queryPosition: 3 } }] },
+  })
+  t.equal(r.status, 200, r.text)
+  const federation = r.body.hits[0]._federation
+  t.same(Object.keys(federation), ['indexUid', 'queriesPosition', 'weightedRankingScore', 'weightedScoreValues'])
+  t.equal(federation.queriesPosition, 3)
+  t.same(federation.weightedScoreValues, [{ weightedScore: federation.weightedRankingScore }])
+  t.notOk('remoteErrors' in r.body)
+})
+
+t.test('facets of every host', async (t) => {
+  await Promise.all([a, b].map((s) => updateSettings(s.url, 'movies', { filterableAttributes: ['title'] })))
+  const r = await call(`${a.url}/indexes/movies/search`, { method: 'POST', json: { useNetwork: true, facets: ['title'], limit: 0 } })
+  t.equal(r.status, 200, r.text)
+  t.same(r.body.remoteErrors, {})
+  t.equal(Object.keys(r.body.facetDistribution.title).length, 6, "the values of both hosts' documents")
+  t.equal(r.body.estimatedTotalHits, 6)
+  const merged = await federated([{ indexUid: 'movies', federationOptions: { remote: 'a' } }, { indexUid: 'movies', federationOptions: { remote: 'b' } }], { facetsByIndex: { movies: ['title'] }, mergeFacets: {} })
+  t.equal(merged.status, 200, merged.text)
+  t.equal(Object.keys(merged.body.facetDistribution.title).length, 6, 'merged facets include the remote ones')
 })
 
 t.test('useNetwork: every remote once, each document once', async (t) => {
