@@ -37,5 +37,4 @@ export { updateSettings } from './operations/update-settings.js'
 
 export { search } from './operations/search.js'
 export { facetSearch } from './operations/facet-search.js'
-export { multiSearch } from './operations/multi-search.js'
-export { networkSearch } from './operations/network-search.js'
+export { multiSearch, networkSearch } from './operations/multi-search.js'

@@ -29,10 +29,22 @@ import { addLeaf, attributeValues, normalizeRules, type Facets } from '../filter
 import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import type { Federation, MultiSearchQuery, MultiSearchRequest, SearchQuery } from '../search/request.js'
 import { searchSource } from './search-source.js'
-import { addRemoteFacets, emptyPlan, mergeRemoteHits, remoteErrors, remoteHitCount, routeQuery, startRemoteSearches, type Network, type NetworkPlan, type RemoteOutcome, type RemoteSearchOptions, withScoreValues } from '../network/index.js'
+import { addRemoteFacets, emptyPlan, mergeRemoteHits, remoteErrors, remoteHitCount, routeQuery, startRemoteSearches, type Network, type NetworkPlan, type RemoteOutcome, type RemoteSearchOptions, withScoreValues, networkSearchRequest, asSearchResponse } from '../network/index.js'
 
 export async function multiSearch(engine: Engine, request: MultiSearchRequest, options: RemoteSearchOptions = {}): Promise<JsonObject> {
-  return request.federation === null ? separateSearches(engine, request.queries) : federatedSearch(engine, request.queries, request.federation, options)
+  return request.federation === null ? separateSearches(engine, request.queries, options) : federatedSearch(engine, request.queries, request.federation, options)
+}
+
+/**
+ * A search of one index with `useNetwork` (the route's `search` with it, and a query of a multi-search without
+ * `federation`): the `network` feature is needed even for `false`, which searches here only; `true` searches the
+ * index on every remote of the network (network/as-federated.ts).
+ */
+export async function networkSearch(engine: Engine, uid: string, query: SearchQuery, options: RemoteSearchOptions = {}): Promise<JsonObject> {
+  engine.features.require('network', 'passing `useNetwork` in a search query')
+  if (query.useNetwork !== true) return searchIndex(await searchSource(engine, uid), { ...query, useNetwork: null })
+  const request = networkSearchRequest(uid, query)
+  return asSearchResponse(uid, query, await federatedSearch(engine, request.queries, request.federation, options))
 }
 
 /** An error raised while running query `n`: its message located, `index_not_found` answered with 400. */
@@ -47,7 +59,7 @@ export function debugList(items: readonly string[]): string {
   return `[${items.map(quote).join(', ')}]`
 }
 
-async function separateSearches(engine: Engine, queries: MultiSearchQuery[]): Promise<JsonObject> {
+async function separateSearches(engine: Engine, queries: MultiSearchQuery[], options: RemoteSearchOptions): Promise<JsonObject> {
   const results: JsonObject[] = []
   for (let n = 0; n < queries.length; n++) {
     const { indexUid, query, federationOptions } = queries[n]!
@@ -55,7 +67,8 @@ async function separateSearches(engine: Engine, queries: MultiSearchQuery[]): Pr
       throw new TesseraError('invalid_multi_search_federation_options', `Inside \`.queries[${n}]\`: Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from query #${n} or add \`federation\` to the request.`)
     }
     try {
-      results.push({ indexUid, ...searchIndex(await searchSource(engine, indexUid), query) })
+      const result = query.useNetwork === null ? searchIndex(await searchSource(engine, indexUid), query) : await networkSearch(engine, indexUid, query, options)
+      results.push({ indexUid, ...result })
     } catch (err) {
       throw inside(err, n)
     }

@@ -167,6 +167,11 @@ t.test('useNetwork: every remote once, each document once', async (t) => {
 
   const multi = await federated([{ indexUid: 'movies', q: 'captain', useNetwork: true }])
   t.same(multi.body.hits.map((h: any) => h._federation.remote).sort(), ['a', 'b'], 'useNetwork inside a federated multi-search')
+  const separate = await call(`${a.url}/multi-search`, { method: 'POST', json: { queries: [{ indexUid: 'movies', q: 'captain', useNetwork: true }, { indexUid: 'movies', q: 'captain' }] } })
+  t.equal(separate.status, 200, separate.text)
+  t.same(separate.body.results[0].hits.map((h: any) => h.id).sort(), [2, 5], 'useNetwork in a multi-search without federation')
+  t.same(separate.body.results[0].remoteErrors, {})
+  t.same(separate.body.results[1].hits.map((h: any) => h.id), [2], 'the other query searches here only')
   const both = await federated([{ indexUid: 'movies', useNetwork: true, federationOptions: { remote: 'b' } }])
   t.equal(both.body.code, 'invalid_multi_search_remote')
 
