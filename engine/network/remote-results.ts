@@ -1,10 +1,12 @@
 /**
  * Folding the remotes' answers into a federated search (`search/federated/perform.rs`): the hits of every host
  * merged by weighted score (ties to the lower query position), each hit's `_federation.remote` naming its host;
- * the remotes' hit counts added to the local one; their `facetsByIndex` added to the local facets, value by value.
+ * the remotes' hit counts added to the local one; their `facetsByIndex` added to the local facets, value by value;
+ * with `federation.distinct`, one hit per value across hosts.
  * A remote asked for the first `offset + limit` hits (or the first `page × hitsPerPage`) so the merged page is
  * right, and never merges facets itself.
  */
+import { addLeaf, attributeValues, type Facets } from '../filter/index.js'
 import type { JsonObject } from '../json/value.js'
 import type { ComputedFacets } from '../search/federated-facets.js'
 import type { Federation } from '../search/request.js'
@@ -49,18 +51,36 @@ function tagged(hit: JsonObject, remote: string | null): JsonObject {
   return { ...hit, _federation: { ...federation, remote } }
 }
 
+/** A hit's values of the `distinct` attribute, as comparable keys (what `federation.distinct` keeps once). */
+function distinctKeys(hit: JsonObject, attribute: string): string[] {
+  const facets: Facets = { numbers: [], strings: [] }
+  for (const v of attributeValues(hit, attribute)) addLeaf(v, facets)
+  return [...facets.numbers.map((n) => `n:${n}`), ...facets.strings.map((s) => `s:${s}`)]
+}
+
+export interface MergedRemoteHits {
+  hits: JsonObject[]
+  /** Hits left out because their `distinct` value came earlier from another host (taken off the hit count). */
+  rejected: number
+}
+
 /**
  * The merged page: `local` (this instance's hits, already merged, best first) and each remote's hits, merged by
- * `_federation.weightedRankingScore`, the `skip`/`take` slice of the result.
+ * `_federation.weightedRankingScore`, the `skip`/`take` slice of the result. With `distinct`, a hit whose value of
+ * that attribute an earlier hit of any host had is left out (each host already kept one hit per value).
  */
-export function mergeRemoteHits(local: JsonObject[], self: string | null, outcomes: readonly RemoteOutcome[], skip: number, take: number): JsonObject[] {
+export function mergeRemoteHits(local: JsonObject[], self: string | null, outcomes: readonly RemoteOutcome[], skip: number, take: number, distinct: string | null = null): MergedRemoteHits {
   const lists: JsonObject[][] = [local.map((hit) => tagged(hit, self))]
   for (const outcome of outcomes) {
     if ('result' in outcome) lists.push((outcome.result.hits as JsonObject[]).map((hit) => tagged(hit, outcome.name)))
   }
   const heads = lists.map(() => 0)
   const out: JsonObject[] = []
-  for (let emitted = 0; emitted < skip + take; emitted++) {
+  const taken = new Set<string>()
+  let rejected = 0
+  let emitted = 0
+  // With `distinct`, the lists are read to the end so that every duplicate is counted.
+  while (emitted < skip + take || distinct !== null) {
     let best = -1
     for (let l = 0; l < lists.length; l++) {
       const hit = lists[l]![heads[l]!]
@@ -72,9 +92,15 @@ export function mergeRemoteHits(local: JsonObject[], self: string | null, outcom
     }
     if (best === -1) break
     const hit = lists[best]![heads[best]!++]!
-    if (emitted >= skip) out.push(hit)
+    if (distinct !== null) {
+      const keys = distinctKeys(hit, distinct)
+      if (keys.some((k) => taken.has(k))) { rejected++; continue }
+      for (const k of keys) taken.add(k)
+    }
+    if (emitted >= skip && emitted < skip + take) out.push(hit)
+    emitted++
   }
-  return out
+  return { hits: out, rejected }
 }
 
 /** The hits the remotes counted (`estimatedTotalHits`, or `totalHits` when they paginated). */

@@ -155,11 +155,16 @@ async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], fede
   timer?.record('federated search > facets', performance.now() - facetsStart)
   // Merge in query order so that equal positions keep the request's order.
   merged.sort((a, b) => a.position - b.position)
-  const merge = () => plan.hasRemote
-    ? mergeRemoteHits(mergeFederatedHits(merged, 0, window.skip + window.take), plan.self, outcomes, window.skip, window.take)
-    : options.proxied ? withScoreValues(mergeFederatedHits(merged, window.skip, window.take)) : mergeFederatedHits(merged, window.skip, window.take)
-  const hits = timer ? timer.time('merge', merge) : merge()
   hitNumber += remoteHitCount(outcomes)
+  const merge = (): JsonObject[] => {
+    if (!plan.hasRemote) return options.proxied ? withScoreValues(mergeFederatedHits(merged, window.skip, window.take)) : mergeFederatedHits(merged, window.skip, window.take)
+    // This instance's hits, then every host's; with `distinct`, all of them, so that duplicates are all counted.
+    const local = mergeFederatedHits(merged, 0, federation.distinct === null ? window.skip + window.take : Number.MAX_SAFE_INTEGER)
+    const all = mergeRemoteHits(local, plan.self, outcomes, window.skip, window.take, federation.distinct)
+    hitNumber -= all.rejected
+    return all.hits
+  }
+  const hits = timer ? timer.time('merge', merge) : merge()
   const response: JsonObject = { hits, processingTimeMs: Math.floor(performance.now() - start), ...federatedHitsInfo(federation, hitNumber) }
   Object.assign(response, facets)
   if (plan.hasRemote) response.remoteErrors = remoteErrors(outcomes)

@@ -82,11 +82,16 @@ t.test('merging remote hits', async (t) => {
     { name: 'r1', result: { hits: [remoteHit(10, 0.95), remoteHit(11, 0.5, 1)], estimatedTotalHits: 7 } },
     { name: 'r2', error: new TesseraError('remote_timeout', 'x') },
   ]
-  const merged = mergeRemoteHits(local, 'me', outcomes, 0, 10)
+  const merged = mergeRemoteHits(local, 'me', outcomes, 0, 10).hits
   t.same(merged.map((h) => h.id), [10, 1, 2, 11], 'by weighted score, ties to the lower query position')
   t.same(merged[0]!._federation, { indexUid: 'i', queriesPosition: 0, weightedRankingScore: 0.95, remote: 'r1' }, 'weightedScoreValues removed, remote added')
   t.same(merged[1]!._federation, { indexUid: 'i', queriesPosition: 0, weightedRankingScore: 0.9, remote: 'me' })
-  t.same(mergeRemoteHits(local, 'me', outcomes, 1, 2).map((h) => h.id), [1, 2], 'the skip/take slice')
+  t.same(mergeRemoteHits(local, 'me', outcomes, 1, 2).hits.map((h) => h.id), [1, 2], 'the skip/take slice')
+  const colored = (h: { id: number }, color: string) => ({ ...h, color })
+  const distinct = mergeRemoteHits([colored(hit(1, 0.9), 'red'), colored(hit(2, 0.5), 'Blue')], 'me',
+    [{ name: 'r1', result: { hits: [colored(remoteHit(10, 0.95), 'blue'), colored(remoteHit(11, 0.8), 'green'), colored(remoteHit(12, 0.1), 'red')] } }], 0, 2, 'color')
+  t.same(distinct.hits.map((h) => h.id), [10, 1], 'one hit per distinct value across hosts (values normalized)')
+  t.equal(distinct.rejected, 2, 'every duplicate is counted, beyond the page too')
   t.equal(remoteHitCount(outcomes), 7)
   const byIndex = new Map([['i', { distribution: { color: { red: 1 } }, stats: { n: { min: 1, max: 2 } } }]])
   addRemoteFacets(byIndex, [{ name: 'r1', result: { hits: [], facetsByIndex: { i: { distribution: { color: { red: 2, blue: 1 } }, stats: { n: { min: 0, max: 1 } } } } } }])
