@@ -39,13 +39,32 @@ function fromRemote(body: string): string {
   return `:\n  - response from remote: ${body}`
 }
 
-/** The body of a failed answer, re-serialized when it is JSON (as serde_json's `Value::to_string` would). */
-async function errorBody(response: Response): Promise<string> {
-  const text = await response.text()
+const TIMEOUT = () => new Final(new TesseraError('remote_timeout', 'remote host did not answer before the deadline'))
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')
+}
+
+/**
+ * The answer's body; a body cut short is reported as Meilisearch reports it ("could not retrieve response"), and
+ * the deadline also bounds reading it.
+ */
+async function bodyOf(response: Response, what: (detail: string) => Error): Promise<string> {
   try {
-    return JSON.stringify(JSON.parse(text))
+    return await response.text()
+  } catch (err) {
+    if (isTimeout(err)) throw TIMEOUT()
+    throw what(`:\n  - additionally, could not retrieve response from remote: error decoding response body`)
+  }
+}
+
+/** The body of a failed answer, re-serialized when it is JSON (as serde_json's `Value::to_string` would). */
+async function errorBody(response: Response, what: (detail: string) => Error): Promise<string> {
+  const text = await bodyOf(response, what)
+  try {
+    return fromRemote(JSON.stringify(JSON.parse(text)))
   } catch {
-    return text
+    return fromRemote(text)
   }
 }
 
@@ -61,9 +80,7 @@ async function attempt(request: RemoteRequest, deadline: number): Promise<JsonOb
       signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
     })
   } catch (err) {
-    if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
-      throw new Final(new TesseraError('remote_timeout', 'remote host did not answer before the deadline'))
-    }
+    if (isTimeout(err)) throw TIMEOUT()
     throw new TesseraError('remote_could_not_send_request', 'error sending request')
   }
   const status = response.status
@@ -71,10 +88,15 @@ async function attempt(request: RemoteRequest, deadline: number): Promise<JsonOb
     throw new Final(new TesseraError('remote_invalid_api_key', 'could not authenticate against the remote host\n  - hint: check that the remote instance was registered with a valid API key having the `search` action'))
   }
   if (status >= 400 && status < 500) {
-    throw new Final(new TesseraError('remote_bad_request', `remote host responded with code ${status}${fromRemote(await errorBody(response))}\n  - hint: check that the remote instance has the correct index configuration for that request\n  - hint: check that the \`network\` experimental feature is enabled on the remote instance`))
+    const badRequest = (detail: string) => new Final(new TesseraError('remote_bad_request', `remote host responded with code ${status}${detail}\n  - hint: check that the remote instance has the correct index configuration for that request\n  - hint: check that the \`network\` experimental feature is enabled on the remote instance`))
+    throw badRequest(await errorBody(response, badRequest))
   }
-  if (status >= 500) throw new TesseraError('remote_remote_error', `remote host responded with code ${status}${fromRemote(await errorBody(response))}`)
-  const text = await response.text()
+  if (status >= 500) {
+    const remoteError = (detail: string) => new TesseraError('remote_remote_error', `remote host responded with code ${status}${detail}`)
+    throw remoteError(await errorBody(response, remoteError))
+  }
+  const badResponse = (detail: string) => new TesseraError('remote_bad_response', `could not parse response from the remote host as a federated search response${detail}${HINT_SAME_VERSION}`)
+  const text = await bodyOf(response, badResponse)
   let body: unknown
   try {
     body = JSON.parse(text)
@@ -82,7 +104,7 @@ async function attempt(request: RemoteRequest, deadline: number): Promise<JsonOb
     body = undefined
   }
   if (body === null || typeof body !== 'object' || !Array.isArray((body as JsonObject).hits)) {
-    throw new TesseraError('remote_bad_response', `could not parse response from the remote host as a federated search response${fromRemote(text)}${HINT_SAME_VERSION}`)
+    throw badResponse(fromRemote(text))
   }
   return body as JsonObject
 }

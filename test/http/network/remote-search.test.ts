@@ -25,9 +25,9 @@ async function setNetwork(url: string, network: unknown): Promise<void> {
   if (r.status !== 200) throw new Error(r.text)
 }
 
-/** An HTTP server that accepts requests and never answers them. */
-async function silentServer(t: { teardown(fn: () => unknown): void }): Promise<string> {
-  const server: Server = createServer(() => { /* never answers */ })
+/** An HTTP server answering with `answer` (by default, never answering). */
+async function fakeServer(t: { teardown(fn: () => unknown): void }, answer: Parameters<typeof createServer>[1] = () => { /* never answers */ }): Promise<string> {
+  const server: Server = createServer(answer)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => { server.closeAllConnections(); server.close() })
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -113,16 +113,25 @@ t.test('remoteErrors: a remote down, without the feature, refusing the key, or s
   const noFeature = await serverFor(t)
   await seedIndex(noFeature.url, 'movies', {}, MOVIES_B)
   const down = await closedPort()
-  const silent = await silentServer(t)
+  const silent = await fakeServer(t)
+  let brokenCalls = 0
+  const broken = await fakeServer(t, (_req, res) => { brokenCalls++; res.writeHead(500, { 'content-type': 'application/json' }).end('{"message": "boom"}') })
+  const html = await fakeServer(t, (_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>') })
   await setNetwork(a.url, {
-    remotes: { down: { url: down }, guarded: { url: guarded.url, searchApiKey: 'wrong' }, nofeature: { url: noFeature.url }, silent: { url: silent } },
+    remotes: {
+      down: { url: down }, guarded: { url: guarded.url, searchApiKey: 'wrong' }, nofeature: { url: noFeature.url }, silent: { url: silent },
+      broken: { url: broken }, html: { url: html },
+    },
   })
-  t.teardown(() => setNetwork(a.url, { remotes: { down: null, guarded: null, nofeature: null, silent: null } }))
-  const queries = ['a', 'down', 'guarded', 'nofeature', 'silent'].map((remote) => ({ indexUid: 'movies', q: 'captain', federationOptions: { remote } }))
+  t.teardown(() => setNetwork(a.url, { remotes: { down: null, guarded: null, nofeature: null, silent: null, broken: null, html: null } }))
+  const queries = ['a', 'down', 'guarded', 'nofeature', 'silent', 'broken', 'html'].map((remote) => ({ indexUid: 'movies', q: 'captain', federationOptions: { remote } }))
   const r = await federated(queries)
   t.equal(r.status, 200, 'the other hosts still answer')
   t.same(r.body.hits.map((h: any) => h.id), [2])
-  t.same(Object.keys(r.body.remoteErrors), ['down', 'guarded', 'nofeature', 'silent'])
+  t.same(Object.keys(r.body.remoteErrors), ['broken', 'down', 'guarded', 'html', 'nofeature', 'silent'], 'in name order')
+  t.same(r.body.remoteErrors.broken, err('remote host responded with code 500:\n  - response from remote: {"message":"boom"}', 'remote_remote_error', 'system'))
+  t.equal(brokenCalls, 4, 'a 5xx is retried 3 times')
+  t.same(r.body.remoteErrors.html, err('could not parse response from the remote host as a federated search response:\n  - response from remote: <html>hello</html>\n  - hint: check that the remote instance is a Meilisearch instance running the same version', 'remote_bad_response', 'system'))
   t.same(r.body.remoteErrors.down, err('error sending request', 'remote_could_not_send_request', 'system'))
   t.same(r.body.remoteErrors.guarded, err('could not authenticate against the remote host\n  - hint: check that the remote instance was registered with a valid API key having the `search` action', 'remote_invalid_api_key', 'auth'))
   t.equal(r.body.remoteErrors.nofeature.code, 'remote_bad_request')
