@@ -20,8 +20,7 @@ import type { Engine } from '../engine.js'
 import { TesseraError } from '../errors/index.js'
 import type { JsonObject } from '../json/value.js'
 import { federatedHitsInfo, federationWindow, indexHitCount, mergeFederatedHits, type QueryHits } from '../search/federation.js'
-import { searchIndex, requireKeyword } from '../search/dispatch.js'
-import { rankedKeywordSearch } from '../search/keyword.js'
+import { rankedSearch, resolveQueryVector } from '../search/dispatch.js'
 import { mergeFacets, type ComputedFacets, type FacetOrder } from '../search/federated-facets.js'
 import { StageTimer } from '../search/performance.js'
 import { checkFacets, facetDistribution } from '../facets/distribution.js'
@@ -29,6 +28,7 @@ import { addLeaf, attributeValues, normalizeRules, type Facets } from '../filter
 import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import type { Federation, MultiSearchQuery, MultiSearchRequest, SearchQuery } from '../search/request.js'
 import { searchSource } from './search-source.js'
+import { search } from './search.js'
 import { addRemoteFacets, emptyPlan, mergeRemoteHits, remoteErrors, remoteHitCount, routeQuery, startRemoteSearches, type Network, type NetworkPlan, type RemoteOutcome, type RemoteSearchOptions, withScoreValues, networkSearchRequest, asSearchResponse } from '../network/index.js'
 
 export async function multiSearch(engine: Engine, request: MultiSearchRequest, options: RemoteSearchOptions = {}): Promise<JsonObject> {
@@ -42,7 +42,7 @@ export async function multiSearch(engine: Engine, request: MultiSearchRequest, o
  */
 export async function networkSearch(engine: Engine, uid: string, query: SearchQuery, options: RemoteSearchOptions = {}): Promise<JsonObject> {
   engine.features.require('network', 'passing `useNetwork` in a search query')
-  if (query.useNetwork !== true) return searchIndex(await searchSource(engine, uid), { ...query, useNetwork: null })
+  if (query.useNetwork !== true) return search(engine, uid, { ...query, useNetwork: null })
   const request = networkSearchRequest(uid, query)
   return asSearchResponse(uid, query, await federatedSearch(engine, request.queries, request.federation, options))
 }
@@ -67,7 +67,7 @@ async function separateSearches(engine: Engine, queries: MultiSearchQuery[], opt
       throw new TesseraError('invalid_multi_search_federation_options', `Inside \`.queries[${n}]\`: Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from query #${n} or add \`federation\` to the request.`)
     }
     try {
-      const result = query.useNetwork === null ? searchIndex(await searchSource(engine, indexUid), query) : await networkSearch(engine, indexUid, query, options)
+      const result = query.useNetwork === null ? await search(engine, indexUid, query) : await networkSearch(engine, indexUid, query, options)
       results.push({ indexUid, ...result })
     } catch (err) {
       throw inside(err, n)
@@ -224,7 +224,7 @@ interface FederatedQueryResult {
 /** One query of a federated search: its first `limit` hits (bounded by the index's `maxTotalHits`), with scores. */
 async function federatedQuery(engine: Engine, uid: string, query: SearchQuery, limit: number, distinct: string | null): Promise<FederatedQueryResult> {
   const source = await searchSource(engine, uid)
-  requireKeyword(source, query)
+  const vector = await resolveQueryVector(source, query)
   let docids: number[] = []
   // The window is bounded here; the search itself counts candidates without the bound.
   const unbounded = {
@@ -233,7 +233,7 @@ async function federatedQuery(engine: Engine, uid: string, query: SearchQuery, l
     fetch: (ids: number[]) => { docids = ids; return source.fetch(ids) },
   }
   const window = { offset: 0, limit: Math.min(limit, source.settings.pagination.maxTotalHits), page: null, hitsPerPage: null }
-  const { response: result, outcome } = rankedKeywordSearch(unbounded, { ...query, ...window, showRankingScore: true })
+  const { response: result, outcome } = rankedSearch(unbounded, { ...query, ...window, showRankingScore: true }, vector)
   const out: FederatedQueryResult = { hits: result.hits as Record<string, unknown>[], docids, candidates: result.estimatedTotalHits as number, documents: source.live.size, all: outcome.all }
   if (distinct !== null) {
     out.distinctKeys = source.fetch(docids).map((doc) => {

@@ -53,6 +53,23 @@ export interface ParseQueryTextOptions {
   maxTokens?: number
 }
 
+/**
+ * The part of a query text the tokenizer reads. milli reads tokens lazily and stops at `MAX_TOKEN_COUNT`; Tessera
+ * tokenizes eagerly, so it cuts the text first, or a megabyte-long query would cost its whole length on the HTTP
+ * thread. 1,000 tokens of ordinary words fit well within the cut; beyond it only words longer than
+ * MAX_WORD_LENGTH (which match nothing) or runs of separators could have mattered.
+ */
+export const MAX_QUERY_TEXT_CHARS = 32_768
+
+function readableText(text: string): string {
+  if (text.length <= MAX_QUERY_TEXT_CHARS) return text
+  let end = MAX_QUERY_TEXT_CHARS
+  // Never split a surrogate pair.
+  const code = text.charCodeAt(end - 1)
+  if (code >= 0xd800 && code <= 0xdbff) end--
+  return text.slice(0, end)
+}
+
 class PhraseBuilder {
   words: (string | null)[] = []
   start = 0xffff
@@ -80,7 +97,7 @@ class PhraseBuilder {
 export function parseQueryText(text: string, tokenize: QueryTokenizer, options: ParseQueryTextOptions = {}): ParsedQueryText {
   const wordsLimit = options.wordsLimit === undefined ? 10 : options.wordsLimit
   const limit = wordsLimit ?? Infinity
-  const tokens = tokenize(text).slice(0, options.maxTokens ?? 1000)
+  const tokens = tokenize(readableText(text)).slice(0, options.maxTokens ?? 1000)
   const located: QueryTerm[] = []
   const negative: NegativeTerm[] = []
 

@@ -11,6 +11,7 @@ import { settingsRoutes } from './settings.js'
 import { featureRoutes } from './features.js'
 import { networkRoutes } from './network.js'
 import { keyRoutes } from './keys.js'
+import { dumpRoutes } from './dumps.js'
 import { previewRoutes } from './preview.js'
 import { workflowRoutes } from '../workflows/index.js'
 import { authRoutes } from '../auth/index.js'
@@ -26,6 +27,7 @@ export const ROUTES: readonly AppRoute[] = [
   ...featureRoutes,
   ...networkRoutes,
   ...keyRoutes,
+  ...dumpRoutes,
   ...previewRoutes,
   ...workflowRoutes<AppContext>(),
   ...authRoutes<AppContext>(),
