@@ -14,6 +14,9 @@
  *   index or, with `mergeFacets`, merged (search/federated-facets.ts); `federation.distinct` runs every query with
  *   that `distinct` and keeps one hit per value across indexes.
  * - A missing index inside a query is `index_not_found` with status 400 (the resource is not in the URL).
+ * - Remotes (network/, README "Network"): a query with `federationOptions.remote` or `useNetwork` is routed to this
+ *   instance and/or remotes (network/routing.ts); the remotes search while this instance does, and their hits,
+ *   counts and facets are merged in (network/remote-results.ts), their failures reported in `remoteErrors`.
  */
 import { performance } from 'node:perf_hooks'
 import type { Engine } from '../engine.js'
