@@ -8,7 +8,8 @@
  */
 import { addLeaf, attributeValues, type Facets } from '../filter/index.js'
 import type { JsonObject } from '../json/value.js'
-import type { ComputedFacets } from '../search/federated-facets.js'
+import { compareBytes } from '../json/byte-order.js'
+import type { ComputedFacets, FacetOrder } from '../search/federated-facets.js'
 import type { Federation } from '../search/request.js'
 import type { RemoteOutcome } from './remote-search.js'
 
@@ -141,4 +142,31 @@ export function addRemoteFacets(byIndex: Map<string, ComputedFacets>, outcomes: 
       }
     }
   }
+}
+
+/** How an index orders and cuts its facet values (its `faceting` settings). */
+export interface FacetValueOrder {
+  orderOf(facet: string): FacetOrder
+  maxValuesPerFacet: number
+}
+
+/**
+ * With remotes and without `mergeFacets`, each index's facet values are put back in the index's order and cut to its
+ * `maxValuesPerFacet` once the remotes' counts are in (Meilisearch's `sort_and_truncate`): `alpha` sorts the values
+ * as strings, `count` by count, largest first. Indexes this instance does not hold keep the remotes' order.
+ */
+export function sortRemoteFacets(byIndex: Map<string, ComputedFacets>, orders: ReadonlyMap<string, FacetValueOrder>): void {
+  for (const [uid, facets] of byIndex) {
+    const order = orders.get(uid)
+    if (order === undefined) continue
+    for (const [facet, values] of Object.entries(facets.distribution)) {
+      const entries = Object.entries(values)
+      if (order.orderOf(facet) === 'count') entries.sort((a, b) => b[1] - a[1] || compareBytes(a[0], b[0]))
+      else entries.sort((a, b) => compareBytes(a[0], b[0]))
+      facets.distribution[facet] = Object.fromEntries(entries.slice(0, order.maxValuesPerFacet))
+    }
+  }
+  const sorted = [...byIndex].sort(([a], [b]) => compareBytes(a, b))
+  byIndex.clear()
+  for (const [uid, facets] of sorted) byIndex.set(uid, facets)
 }

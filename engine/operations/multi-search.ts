@@ -32,7 +32,7 @@ import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import type { Federation, MultiSearchQuery, MultiSearchRequest, SearchQuery } from '../search/request.js'
 import { searchSource } from './search-source.js'
 import { search } from './search.js'
-import { addRemoteFacets, emptyPlan, mergeRemoteHits, remoteErrors, remoteHitCount, routeQuery, startRemoteSearches, type Network, type NetworkPlan, type RemoteOutcome, type RemoteSearchOptions, withScoreValues, networkSearchRequest, asSearchResponse } from '../network/index.js'
+import { addRemoteFacets, emptyPlan, mergeRemoteHits, remoteErrors, remoteHitCount, routeQuery, startRemoteSearches, type Network, type NetworkPlan, type RemoteOutcome, type RemoteSearchOptions, withScoreValues, networkSearchRequest, asSearchResponse, sortRemoteFacets, type FacetValueOrder } from '../network/index.js'
 
 export async function multiSearch(engine: Engine, request: MultiSearchRequest, options: RemoteSearchOptions = {}): Promise<JsonObject> {
   return request.federation === null ? separateSearches(engine, request.queries, options) : federatedSearch(engine, request.queries, request.federation, options)
@@ -182,6 +182,7 @@ async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], fede
 async function federatedFacets(engine: Engine, queries: MultiSearchQuery[], federation: Federation, matched: ReadonlyMap<string, Bitmap>, remote: { outcomes: readonly RemoteOutcome[]; indexes: ReadonlySet<string> }): Promise<JsonObject> {
   const byIndex = new Map<string, ComputedFacets>()
   const orders = new Map<string, FacetOrder>()
+  const indexOrders = new Map<string, FacetValueOrder>()
   for (const uid of [...federation.facetsByIndex.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     const names = federation.facetsByIndex.get(uid)
     if (names === null || names === undefined) continue
@@ -198,11 +199,16 @@ async function federatedFacets(engine: Engine, queries: MultiSearchQuery[], fede
     }
     byIndex.set(uid, facetDistribution(names, source.facets, matched.get(uid) ?? new RoaringBitmap32(), source.settings))
     const by = source.settings.faceting.sortFacetValuesBy as Record<string, string>
+    const orderOf = (facet: string): FacetOrder => (by[facet] ?? by['*']) === 'count' ? 'count' : 'alpha'
     for (const facet of Object.keys(byIndex.get(uid)!.distribution)) {
-      if (!orders.has(facet)) orders.set(facet, (by[facet] ?? by['*']) === 'count' ? 'count' : 'alpha')
+      if (!orders.has(facet)) orders.set(facet, orderOf(facet))
     }
+    indexOrders.set(uid, { orderOf, maxValuesPerFacet: source.settings.faceting.maxValuesPerFacet })
   }
-  addRemoteFacets(byIndex, remote.outcomes)
+  if (remote.outcomes.length > 0) {
+    addRemoteFacets(byIndex, remote.outcomes)
+    if (federation.mergeFacets === null) sortRemoteFacets(byIndex, indexOrders)
+  }
   if (byIndex.size === 0) return {}
   if (federation.mergeFacets !== null) {
     const { distribution, stats } = mergeFacets(byIndex, orders, federation.mergeFacets.maxValuesPerFacet)

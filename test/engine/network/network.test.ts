@@ -7,10 +7,11 @@ import { TesseraError } from '../../../engine/errors/index.js'
 import { checkCommunityEdition, mergeNetwork } from '../../../engine/network/merge.js'
 import { urlParseError } from '../../../engine/network/url.js'
 import { remoteQueryBody } from '../../../engine/network/query-body.js'
-import { mergeRemoteHits, remoteFederation, remoteHitCount, addRemoteFacets } from '../../../engine/network/remote-results.js'
+import { mergeRemoteHits, remoteFederation, remoteHitCount, addRemoteFacets, sortRemoteFacets } from '../../../engine/network/remote-results.js'
 import { uuidV7 } from '../../../engine/network/uuid.js'
 import { emptyNetwork, type NetworkPatch } from '../../../engine/network/types.js'
 import { defaultSearchQuery, type Federation } from '../../../engine/search/request.js'
+import type { ComputedFacets } from '../../../engine/search/federated-facets.js'
 
 const patch = (p: Partial<NetworkPatch>): NetworkPatch => ({ remotes: undefined, shards: undefined, self: undefined, leader: undefined, previousRemotes: false, previousShards: false, ...p })
 const remote = (url: string | null | undefined, searchApiKey?: string | null, writeApiKey?: string | null) => ({ url, searchApiKey, writeApiKey })
@@ -96,4 +97,16 @@ t.test('merging remote hits', async (t) => {
   const byIndex = new Map([['i', { distribution: { color: { red: 1 } }, stats: { n: { min: 1, max: 2 } } }]])
   addRemoteFacets(byIndex, [{ name: 'r1', result: { hits: [], facetsByIndex: { i: { distribution: { color: { red: 2, blue: 1 } }, stats: { n: { min: 0, max: 1 } } } } } }])
   t.same(byIndex.get('i'), { distribution: { color: { red: 3, blue: 1 } }, stats: { n: { min: 0, max: 2 } } })
+})
+
+t.test('facet values put back in each index order once the remotes counts are in', async (t) => {
+  const byIndex = new Map<string, ComputedFacets>([
+    ['z', { distribution: { c: { b: 1, a: 1 } }, stats: {} }],
+    ['m', { distribution: { color: { red: 1, blue: 5, green: 3 }, size: { '9.5': 2, '10.5': 1 } }, stats: {} }],
+  ])
+  sortRemoteFacets(byIndex, new Map([['m', { orderOf: (f: string) => (f === 'color' ? 'count' as const : 'alpha' as const), maxValuesPerFacet: 2 }]]))
+  t.same([...byIndex.keys()], ['m', 'z'], 'indexes in uid order')
+  t.same(Object.entries(byIndex.get('m')!.distribution.color!), [['blue', 5], ['green', 3]], 'count order, cut at maxValuesPerFacet')
+  t.same(Object.keys(byIndex.get('m')!.distribution.size!), ['10.5', '9.5'], 'alpha order compares values as strings')
+  t.same(Object.keys(byIndex.get('z')!.distribution.c!), ['b', 'a'], 'an index held only by remotes keeps their order')
 })
