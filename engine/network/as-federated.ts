@@ -24,7 +24,8 @@ export function networkSearchRequest(uid: string, query: SearchQuery): MultiSear
 /** The federated answer of `networkSearchRequest` as a single search's answer. */
 export function asSearchResponse(uid: string, query: SearchQuery, result: JsonObject): JsonObject {
   const { hits, processingTimeMs, facetsByIndex, remoteErrors, performanceDetails, ...hitsInfo } = result
-  const facets = (facetsByIndex as Record<string, { distribution: never; stats: never }> | undefined)?.[uid]
+  const byIndex = (facetsByIndex ?? {}) as Record<string, { distribution: never; stats: never }>
+  const facets = Object.hasOwn(byIndex, uid) ? byIndex[uid] : undefined
   return searchResponse({
     hits: hits as JsonObject[], query: query.q ?? '', processingTimeMs: processingTimeMs as number, hitsInfo,
     ...(facets ? { facetDistribution: facets.distribution, facetStats: facets.stats } : {}),

@@ -124,6 +124,10 @@ export function remoteErrors(outcomes: readonly RemoteOutcome[]): Record<string,
   return errors
 }
 
+function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined
+}
+
 /** The remotes' `facetsByIndex`, added into `byIndex` (counts summed, stats widened). */
 export function addRemoteFacets(byIndex: Map<string, ComputedFacets>, outcomes: readonly RemoteOutcome[]): void {
   for (const outcome of outcomes) {
@@ -132,12 +136,14 @@ export function addRemoteFacets(byIndex: Map<string, ComputedFacets>, outcomes: 
     for (const [uid, facets] of Object.entries(remote ?? {})) {
       let target = byIndex.get(uid)
       if (target === undefined) byIndex.set(uid, (target = { distribution: {}, stats: {} }))
+      // Names are read as own entries only (a facet or value may be called `constructor`).
       for (const [facet, values] of Object.entries(facets.distribution ?? {})) {
-        const counts = (target.distribution[facet] ??= {})
-        for (const [value, count] of Object.entries(values)) counts[value] = (counts[value] ?? 0) + count
+        const counts = new Map(Object.entries(own(target.distribution, facet) ?? {}))
+        for (const [value, count] of Object.entries(values)) counts.set(value, (counts.get(value) ?? 0) + count)
+        target.distribution[facet] = Object.fromEntries(counts)
       }
       for (const [facet, s] of Object.entries(facets.stats ?? {})) {
-        const known = target.stats[facet]
+        const known = own(target.stats, facet)
         target.stats[facet] = known ? { min: Math.min(known.min, s.min), max: Math.max(known.max, s.max) } : { ...s }
       }
     }

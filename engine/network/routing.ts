@@ -57,7 +57,8 @@ export function routeQuery(plan: NetworkPlan, features: Features, network: Netwo
     plan.hasRemote = true
     features.require('network', 'Performing a remote federated search')
     if (target === network.self) { plan.local.add(n); continue }
-    const remote = network.remotes[target]
+    // Own names only: a remote called `constructor` is not `Object.prototype.constructor`.
+    const remote = Object.hasOwn(network.remotes, target) ? network.remotes[target] : undefined
     if (remote === undefined) {
       throw new TesseraError('invalid_multi_search_remote', `Invalid \`queries[${n}].federation_options.remote\`: remote \`${target}\` is not registered`)
     }
