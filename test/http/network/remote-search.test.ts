@@ -200,4 +200,8 @@ t.test("the official client's federated multiSearch with remotes", async (t) => 
   const result: any = await client.multiSearch({ federation: {}, queries: [{ indexUid: 'movies', q: 'shazam', federationOptions: { remote: 'a' } }] })
   t.equal(result.hits[0].title, 'Shazam')
   t.equal(result.hits[0]._federation.remote, 'a')
+  // The client has no `useNetwork` in its types yet; it passes the field through. B was stopped above.
+  const network: any = await client.index('movies').search('captain', { useNetwork: true } as object)
+  t.same(network.hits.map((h: any) => h.id), [2])
+  t.same(Object.keys(network.remoteErrors), ['b'])
 })
