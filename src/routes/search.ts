@@ -35,7 +35,7 @@ function authorizedQueries(request: MultiSearchRequest, auth: Grant): MultiSearc
   return { ...request, queries: request.queries.map((q) => ({ ...q, query: withRules(q.query, auth, q.indexUid) })) }
 }
 
-/** A search of one index; with `useNetwork`, of that index on every remote of the network (engine/operations/network-search.ts). */
+/** A search of one index; with `useNetwork`, of that index on every remote of the network (`networkSearch`, engine/operations/multi-search.ts). */
 function searchOne(engine: Engine, uid: string, query: SearchQuery, timeoutMs: number): Promise<JsonObject> {
   return query.useNetwork === null ? search(engine, uid, query) : networkSearch(engine, uid, query, { timeoutMs })
 }
