@@ -66,11 +66,30 @@ export interface MergedRemoteHits {
 }
 
 /**
+ * Which hits are one document: `useNetwork` hits of one index with the same primary key value (Meilisearch: "documents
+ * with the same id are assumed identical for deduplication"); `null` for hits never deduplicated.
+ */
+export type DocumentKey = (hit: JsonObject) => string | null
+
+/** The `DocumentKey` of hits at `positions` (`useNetwork` queries), from each index's primary key. */
+export function networkDocumentKey(positions: ReadonlySet<number>, primaryKeyOf: (uid: string) => string | null): DocumentKey {
+  return (hit) => {
+    const federation = federationOf(hit)
+    if (!positions.has(positionOf(hit)) || typeof federation.indexUid !== 'string') return null
+    const primaryKey = primaryKeyOf(federation.indexUid)
+    const id = primaryKey === null ? undefined : hit[primaryKey]
+    // A document id is a string or an integer, and `1` and `"1"` name the same document (milli's external ids).
+    return typeof id === 'string' || typeof id === 'number' ? `${federation.indexUid}\u0000${String(id)}` : null
+  }
+}
+
+/**
  * The merged page: `local` (this instance's hits, already merged, best first) and each remote's hits, merged by
  * `_federation.weightedRankingScore`, the `skip`/`take` slice of the result. With `distinct`, a hit whose value of
- * that attribute an earlier hit of any host had is left out (each host already kept one hit per value).
+ * that attribute an earlier hit of any host had is left out (each host already kept one hit per value); with
+ * `documentKey`, so is a hit of a document an earlier hit (of another host) was.
  */
-export function mergeRemoteHits(local: JsonObject[], self: string | null, outcomes: readonly RemoteOutcome[], skip: number, take: number, distinct: string | null = null): MergedRemoteHits {
+export function mergeRemoteHits(local: JsonObject[], self: string | null, outcomes: readonly RemoteOutcome[], skip: number, take: number, distinct: string | null = null, documentKey: DocumentKey | null = null): MergedRemoteHits {
   const lists: JsonObject[][] = [local.map((hit) => tagged(hit, self))]
   for (const outcome of outcomes) {
     if ('result' in outcome) lists.push((outcome.result.hits as JsonObject[]).map((hit) => tagged(hit, outcome.name)))
@@ -78,10 +97,11 @@ export function mergeRemoteHits(local: JsonObject[], self: string | null, outcom
   const heads = lists.map(() => 0)
   const out: JsonObject[] = []
   const taken = new Set<string>()
+  const documents = new Set<string>()
   let rejected = 0
   let emitted = 0
-  // With `distinct`, the lists are read to the end so that every duplicate is counted.
-  while (emitted < skip + take || distinct !== null) {
+  // With `distinct` or `documentKey`, the lists are read to the end so that every duplicate is counted.
+  while (emitted < skip + take || distinct !== null || documentKey !== null) {
     let best = -1
     for (let l = 0; l < lists.length; l++) {
       const hit = lists[l]![heads[l]!]
@@ -93,6 +113,11 @@ export function mergeRemoteHits(local: JsonObject[], self: string | null, outcom
     }
     if (best === -1) break
     const hit = lists[best]![heads[best]!++]!
+    const document = documentKey?.(hit) ?? null
+    if (document !== null) {
+      if (documents.has(document)) { rejected++; continue }
+      documents.add(document)
+    }
     if (distinct !== null) {
       const keys = distinctKeys(hit, distinct)
       if (keys.some((k) => taken.has(k))) { rejected++; continue }

@@ -29,10 +29,12 @@ export interface NetworkPlan {
   self: string | null
   /** Indexes some remote is asked about (they need not exist here). */
   remoteIndexes: Set<string>
+  /** Merge positions of `useNetwork` queries: their hits are deduplicated by document id across hosts. */
+  networkPositions: Set<number>
 }
 
 export function emptyPlan(network: Network): NetworkPlan {
-  return { local: new Set(), remote: new Map(), hasRemote: false, self: network.self, remoteIndexes: new Set() }
+  return { local: new Set(), remote: new Map(), hasRemote: false, self: network.self, remoteIndexes: new Set(), networkPositions: new Set() }
 }
 
 /** The remotes query `n` goes to (`null` is this instance), checking the feature gates. */
@@ -52,6 +54,7 @@ function targets(features: Features, network: Network, query: MultiSearchQuery, 
  * position, sent to remotes as `queryPosition` so their hits name the position of the original request.
  */
 export function routeQuery(plan: NetworkPlan, features: Features, network: Network, query: MultiSearchQuery, n: number, position: number): void {
+  if (query.query.useNetwork === true) plan.networkPositions.add(position)
   for (const target of targets(features, network, query, n)) {
     if (target === null) { plan.local.add(n); continue }
     plan.hasRemote = true

@@ -32,7 +32,7 @@ import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import type { Federation, MultiSearchQuery, MultiSearchRequest, SearchQuery } from '../search/request.js'
 import { searchSource } from './search-source.js'
 import { search } from './search.js'
-import { addRemoteFacets, emptyPlan, mergeRemoteHits, remoteErrors, remoteHitCount, routeQuery, startRemoteSearches, type Network, type NetworkPlan, type RemoteOutcome, type RemoteSearchOptions, withScoreValues, networkSearchRequest, asSearchResponse, sortRemoteFacets, type FacetValueOrder } from '../network/index.js'
+import { addRemoteFacets, emptyPlan, mergeRemoteHits, remoteErrors, remoteHitCount, routeQuery, startRemoteSearches, type Network, type NetworkPlan, type RemoteOutcome, type RemoteSearchOptions, withScoreValues, networkSearchRequest, asSearchResponse, sortRemoteFacets, networkDocumentKey, type FacetValueOrder } from '../network/index.js'
 
 export async function multiSearch(engine: Engine, request: MultiSearchRequest, options: RemoteSearchOptions = {}): Promise<JsonObject> {
   return request.federation === null ? separateSearches(engine, request.queries, options) : federatedSearch(engine, request.queries, request.federation, options)
@@ -161,9 +161,11 @@ async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], fede
   hitNumber += remoteHitCount(outcomes)
   const merge = (): JsonObject[] => {
     if (!plan.hasRemote) return options.proxied ? withScoreValues(mergeFederatedHits(merged, window.skip, window.take)) : mergeFederatedHits(merged, window.skip, window.take)
-    // This instance's hits, then every host's; with `distinct`, all of them, so that duplicates are all counted.
-    const local = mergeFederatedHits(merged, 0, federation.distinct === null ? window.skip + window.take : Number.MAX_SAFE_INTEGER)
-    const all = mergeRemoteHits(local, plan.self, outcomes, window.skip, window.take, federation.distinct)
+    // This instance's hits, then every host's; with `distinct` or `useNetwork` (documents deduplicated), all of
+    // them, so that duplicates are all counted.
+    const dedup = plan.networkPositions.size > 0 ? networkDocumentKey(plan.networkPositions, (uid) => engine.catalog.get(uid)?.primaryKey ?? null) : null
+    const local = mergeFederatedHits(merged, 0, federation.distinct === null && dedup === null ? window.skip + window.take : Number.MAX_SAFE_INTEGER)
+    const all = mergeRemoteHits(local, plan.self, outcomes, window.skip, window.take, federation.distinct, dedup)
     hitNumber -= all.rejected
     return all.hits
   }

@@ -7,7 +7,7 @@ import { TesseraError } from '../../../engine/errors/index.js'
 import { checkCommunityEdition, mergeNetwork } from '../../../engine/network/merge.js'
 import { urlParseError } from '../../../engine/network/url.js'
 import { remoteQueryBody } from '../../../engine/network/query-body.js'
-import { mergeRemoteHits, remoteFederation, remoteHitCount, addRemoteFacets, sortRemoteFacets } from '../../../engine/network/remote-results.js'
+import { mergeRemoteHits, networkDocumentKey, remoteFederation, remoteHitCount, addRemoteFacets, sortRemoteFacets } from '../../../engine/network/remote-results.js'
 import { uuidV7 } from '../../../engine/network/uuid.js'
 import { emptyNetwork, type NetworkPatch } from '../../../engine/network/types.js'
 import { defaultSearchQuery, type Federation } from '../../../engine/search/request.js'
@@ -109,4 +109,13 @@ t.test('facet values put back in each index order once the remotes counts are in
   t.same(Object.entries(byIndex.get('m')!.distribution.color!), [['blue', 5], ['green', 3]], 'count order, cut at maxValuesPerFacet')
   t.same(Object.keys(byIndex.get('m')!.distribution.size!), ['10.5', '9.5'], 'alpha order compares values as strings')
   t.same(Object.keys(byIndex.get('z')!.distribution.c!), ['b', 'a'], 'an index held only by remotes keeps their order')
+})
+
+t.test('useNetwork hits of one document are kept once', async (t) => {
+  const hit = (id: unknown, score: number, position: number, indexUid = 'i') => ({ id, _federation: { indexUid, queriesPosition: position, weightedRankingScore: score } })
+  const key = networkDocumentKey(new Set([0]), (uid) => (uid === 'i' ? 'id' : null))
+  const merged = mergeRemoteHits([hit(1, 0.9, 0), hit(2, 0.8, 1)], 'me', [{ name: 'r', result: { hits: [hit(1, 0.95, 0), hit(2, 0.7, 1), hit(3, 0.5, 0), hit(3, 0.4, 0, 'j')] } }], 0, 10, null, key)
+  t.same(merged.hits.map((h) => [h.id, (h._federation as { remote: string }).remote]), [[1, 'r'], [2, 'me'], [2, 'r'], [3, 'r'], [3, 'r']], 'only position 0 of index i is deduplicated, the best hit kept')
+  t.equal(merged.rejected, 1)
+  t.equal(key(hit('1', 1, 0)), key(hit(1, 1, 0)), 'the ids "1" and 1 name the same document')
 })

@@ -164,6 +164,17 @@ t.test('facets of every host', async (t) => {
   t.equal(Object.keys(merged.body.facetDistribution.title).length, 6, 'merged facets include the remote ones')
 })
 
+t.test('useNetwork: a document held by several remotes comes back once', async (t) => {
+  const replicated = [{ id: 'x', title: 'Captain Haddock' }, { id: 'y', title: 'Captain Nemo' }]
+  await Promise.all([seedIndex(a.url, 'replicated', {}, replicated), seedIndex(b.url, 'replicated', {}, [...replicated, { id: 'z', title: 'Captain Flint' }])])
+  const r = await call(`${a.url}/indexes/replicated/search`, { method: 'POST', json: { q: 'captain', useNetwork: true } })
+  t.equal(r.status, 200, r.text)
+  t.same(r.body.hits.map((h: any) => h.id).sort(), ['x', 'y', 'z'])
+  t.equal(r.body.estimatedTotalHits, 3, 'duplicates are taken off the count')
+  const explicit = await federated([{ indexUid: 'replicated', q: 'captain', federationOptions: { remote: 'a' } }, { indexUid: 'replicated', q: 'captain', federationOptions: { remote: 'b' } }])
+  t.equal(explicit.body.hits.length, 5, 'queries naming remotes are not deduplicated')
+})
+
 t.test('useNetwork: every remote once, each document once', async (t) => {
   const r = await call(`${a.url}/indexes/movies/search`, { method: 'POST', json: { q: 'captain', useNetwork: true } })
   t.equal(r.status, 200, r.text)
