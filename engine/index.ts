@@ -37,7 +37,7 @@ export { updateSettings } from './operations/update-settings.js'
 
 export { search } from './operations/search.js'
 export { facetSearch } from './operations/facet-search.js'
-export { multiSearch } from './operations/multi-search.js'
+export { multiSearch, networkSearch } from './operations/multi-search.js'
 export { similar } from './operations/similar.js'
 
 export { createDump, importDump, UnreadableImport, DEFAULT_DUMP_DIR, type DumpImportOptions } from './dumps/index.js'

@@ -39,6 +39,11 @@ export interface Config {
    * `TESSERA_VECTOR_RESCORING`, the binary quantized rescoring depth as a multiple of the hits asked for (default 50).
    */
   vectorSearch: { ef?: number; rescoring?: number }
+  /**
+   * How long the remotes of a federated search may take (env `TESSERA_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS`
+   * only, as Meilisearch's `MEILI_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS`; default 25 s, fractions allowed).
+   */
+  remoteSearchTimeoutMs: number
   /** Where `POST /dumps` writes `<dumpUid>.dump`. */
   dumpDir: string
   /** A dump to build the database from at start (only when the database does not exist yet). */
@@ -219,6 +224,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     return n
   }
   const vectorSearch = { ef: positive('TESSERA_VECTOR_EF'), rescoring: positive('TESSERA_VECTOR_RESCORING') }
+  const remoteTimeout = Number(env.TESSERA_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS ?? 25)
   return {
     kind: 'run',
     config: {
@@ -238,6 +244,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       testBatchDelayMs: Number.isFinite(delay) && delay > 0 ? delay : 0,
       embedders: embedderRuntime(get, dbPath),
       vectorSearch,
+      remoteSearchTimeoutMs: Number.isFinite(remoteTimeout) && remoteTimeout > 0 ? remoteTimeout * 1000 : 25_000,
       dumpDir: get('dump-dir') ?? 'dumps/',
       importDump,
       ignoreMissingDump: switchOn('ignore-missing-dump'),

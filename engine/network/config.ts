@@ -3,7 +3,7 @@
  * features are), so it survives restarts. Reads are in memory; a change is durable before `update` resolves and
  * takes effect at once, without a task: Meilisearch's `/network` route is synchronous in its Community Edition.
  */
-import { encode, decode, keys, type Store } from '../storage/index.js'
+import { decode, keys, type Store } from '../storage/index.js'
 import { checkCommunityEdition, mergeNetwork } from './merge.js'
 import { emptyNetwork, type Network, type NetworkPatch, type Remote, type Shard } from './types.js'
 
@@ -19,16 +19,28 @@ function fromStored(raw: Record<string, unknown>): Network {
   network.self = str(raw.self)
   network.leader = str(raw.leader)
   if (typeof raw.version === 'string') network.version = raw.version
-  const remotes = (raw.remotes ?? {}) as Record<string, Record<string, unknown>>
-  for (const [name, r] of Object.entries(remotes)) {
-    if (typeof r?.url !== 'string') continue
-    network.remotes[name] = { url: r.url, searchApiKey: str(r.searchApiKey), writeApiKey: str(r.writeApiKey) } satisfies Remote
-  }
-  const shards = (raw.shards ?? {}) as Record<string, Record<string, unknown>>
-  for (const [name, s] of Object.entries(shards)) {
-    if (Array.isArray(s?.remotes)) network.shards[name] = { remotes: s.remotes.filter((x): x is string => typeof x === 'string') } satisfies Shard
-  }
+  // `fromEntries`, so that any name (`__proto__` included) stays an own entry.
+  const remotes = Object.entries((raw.remotes ?? {}) as Record<string, Record<string, unknown>>)
+  network.remotes = Object.fromEntries(remotes.flatMap(([name, r]) => typeof r?.url === 'string'
+    ? [[name, { url: r.url, searchApiKey: str(r.searchApiKey), writeApiKey: str(r.writeApiKey) } satisfies Remote]] : []))
+  const shards = Object.entries((raw.shards ?? {}) as Record<string, Record<string, unknown>>)
+  network.shards = Object.fromEntries(shards.flatMap(([name, s]) => Array.isArray(s?.remotes)
+    ? [[name, { remotes: s.remotes.filter((x): x is string => typeof x === 'string') } satisfies Shard]] : []))
   return network
+}
+
+/**
+ * The stored network: JSON text, so that remote and shard names, which users choose, round-trip whatever they are
+ * (msgpack's decoder renames a `__proto__` key); msgpack as the first version of this file wrote it.
+ */
+function readStored(raw: Uint8Array): Record<string, unknown> {
+  const text = Buffer.from(raw).toString('utf8')
+  if (text.startsWith('{')) {
+    try {
+      return JSON.parse(text) as Record<string, unknown>
+    } catch { /* not JSON: msgpack */ }
+  }
+  return decode<Record<string, unknown>>(raw)
 }
 
 export class NetworkConfig {
@@ -39,7 +51,7 @@ export class NetworkConfig {
 
   static async load(store: Store): Promise<NetworkConfig> {
     const raw = store.get('meta', STORE_KEY)
-    return new NetworkConfig(store, raw ? fromStored(decode<Record<string, unknown>>(raw)) : emptyNetwork())
+    return new NetworkConfig(store, raw ? fromStored(readStored(raw)) : emptyNetwork())
   }
 
   /** The network as `GET /network` shows it (a copy). */
@@ -55,7 +67,7 @@ export class NetworkConfig {
     const run = async (): Promise<Network> => {
       checkCommunityEdition(patch)
       const next = mergeNetwork(this.network, patch)
-      await this.store.commit([{ column: 'meta', key: STORE_KEY, value: encode(next) }])
+      await this.store.commit([{ column: 'meta', key: STORE_KEY, value: Buffer.from(JSON.stringify(next)) }])
       this.network = next
       return this.view()
     }

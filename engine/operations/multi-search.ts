@@ -14,13 +14,16 @@
  *   index or, with `mergeFacets`, merged (search/federated-facets.ts); `federation.distinct` runs every query with
  *   that `distinct` and keeps one hit per value across indexes.
  * - A missing index inside a query is `index_not_found` with status 400 (the resource is not in the URL).
+ * - Remotes (network/, README "Network"): a query with `federationOptions.remote` or `useNetwork` is routed to this
+ *   instance and/or remotes (network/routing.ts); the remotes search while this instance does, and their hits,
+ *   counts and facets are merged in (network/remote-results.ts), their failures reported in `remoteErrors`.
  */
 import { performance } from 'node:perf_hooks'
 import type { Engine } from '../engine.js'
 import { TesseraError } from '../errors/index.js'
 import type { JsonObject } from '../json/value.js'
 import { federatedHitsInfo, federationWindow, indexHitCount, mergeFederatedHits, type QueryHits } from '../search/federation.js'
-import { rankedSearch, resolveQueryVector, searchIndex } from '../search/dispatch.js'
+import { rankedSearch, resolveQueryVector } from '../search/dispatch.js'
 import { mergeFacets, type ComputedFacets, type FacetOrder } from '../search/federated-facets.js'
 import { StageTimer } from '../search/performance.js'
 import { checkFacets, facetDistribution } from '../facets/distribution.js'
@@ -28,9 +31,23 @@ import { addLeaf, attributeValues, normalizeRules, type Facets } from '../filter
 import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import type { Federation, MultiSearchQuery, MultiSearchRequest, SearchQuery } from '../search/request.js'
 import { searchSource } from './search-source.js'
+import { search } from './search.js'
+import { addRemoteFacets, emptyPlan, mergeRemoteHits, remoteErrors, remoteHitCount, routeQuery, startRemoteSearches, type Network, type NetworkPlan, type RemoteOutcome, type RemoteSearchOptions, withScoreValues, networkSearchRequest, asSearchResponse, sortRemoteFacets, networkDocumentKey, type FacetValueOrder } from '../network/index.js'
 
-export async function multiSearch(engine: Engine, request: MultiSearchRequest): Promise<JsonObject> {
-  return request.federation === null ? separateSearches(engine, request.queries) : federatedSearch(engine, request.queries, request.federation)
+export async function multiSearch(engine: Engine, request: MultiSearchRequest, options: RemoteSearchOptions = {}): Promise<JsonObject> {
+  return request.federation === null ? separateSearches(engine, request.queries, options) : federatedSearch(engine, request.queries, request.federation, options)
+}
+
+/**
+ * A search of one index with `useNetwork` (the route's `search` with it, and a query of a multi-search without
+ * `federation`): the `network` feature is needed even for `false`, which searches here only; `true` searches the
+ * index on every remote of the network (network/as-federated.ts).
+ */
+export async function networkSearch(engine: Engine, uid: string, query: SearchQuery, options: RemoteSearchOptions = {}): Promise<JsonObject> {
+  engine.features.require('network', 'passing `useNetwork` in a search query')
+  if (query.useNetwork !== true) return search(engine, uid, { ...query, useNetwork: null })
+  const request = networkSearchRequest(uid, query)
+  return asSearchResponse(uid, query, await federatedSearch(engine, request.queries, request.federation, options))
 }
 
 /** An error raised while running query `n`: its message located, `index_not_found` answered with 400. */
@@ -45,7 +62,7 @@ export function debugList(items: readonly string[]): string {
   return `[${items.map(quote).join(', ')}]`
 }
 
-async function separateSearches(engine: Engine, queries: MultiSearchQuery[]): Promise<JsonObject> {
+async function separateSearches(engine: Engine, queries: MultiSearchQuery[], options: RemoteSearchOptions): Promise<JsonObject> {
   const results: JsonObject[] = []
   for (let n = 0; n < queries.length; n++) {
     const { indexUid, query, federationOptions } = queries[n]!
@@ -53,8 +70,8 @@ async function separateSearches(engine: Engine, queries: MultiSearchQuery[]): Pr
       throw new TesseraError('invalid_multi_search_federation_options', `Inside \`.queries[${n}]\`: Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from query #${n} or add \`federation\` to the request.`)
     }
     try {
-      const source = await searchSource(engine, indexUid)
-      results.push({ indexUid, ...searchIndex(source, query, await resolveQueryVector(source, query)) })
+      const result = query.useNetwork === null ? await search(engine, indexUid, query) : await networkSearch(engine, indexUid, query, options)
+      results.push({ indexUid, ...result })
     } catch (err) {
       throw inside(err, n)
     }
@@ -64,8 +81,11 @@ async function separateSearches(engine: Engine, queries: MultiSearchQuery[]): Pr
 
 const PAGINATION_FIELDS = ['offset', 'limit', 'page', 'hitsPerPage'] as const
 
-/** The checks made while the queries are partitioned, in query order; each query's merge position. */
-function federatedPositions(engine: Engine, queries: MultiSearchQuery[]): number[] {
+/**
+ * The checks made while the queries are partitioned, in query order; each query's merge position. Each query is
+ * also routed to this instance and/or remotes (`plan`, see network/routing.ts).
+ */
+function federatedPositions(engine: Engine, queries: MultiSearchQuery[], network: Network, plan: NetworkPlan): number[] {
   return queries.map(({ indexUid, query, present, federationOptions }, n) => {
     const paginated = PAGINATION_FIELDS.find((f) => present.has(f))
     if (paginated !== undefined) {
@@ -77,24 +97,27 @@ function federatedPositions(engine: Engine, queries: MultiSearchQuery[]): number
     if (present.has('showPerformanceDetails')) {
       throw new TesseraError('invalid_multi_search_query_show_performance_details', `Inside \`.queries[${n}]\`: Using \`.showPerformanceDetails\` is not allowed in federated queries.\n - Hint: remove \`showPerformanceDetails\` from query #${n} or remove \`federation\` from the request`)
     }
-    if (federationOptions?.remote != null) {
-      engine.features.require('network', 'Performing a remote federated search')
-      throw new TesseraError('invalid_multi_search_remote', `Invalid \`queries[${n}].federation_options.remote\`: remote \`${federationOptions.remote}\` is not registered`)
-    }
     if (federationOptions?.queryPosition != null) engine.features.require('network', 'Using `federationOptions.queryPosition`')
-    return federationOptions?.queryPosition ?? n
+    const position = federationOptions?.queryPosition ?? n
+    routeQuery(plan, engine.features, network, queries[n]!, n, position)
+    return position
   })
 }
 
-async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], federation: Federation): Promise<JsonObject> {
+async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], federation: Federation, options: RemoteSearchOptions): Promise<JsonObject> {
   const start = performance.now()
   const timer = federation.showPerformanceDetails ? new StageTimer('federated search') : null
   const queriesStart = performance.now()
-  const positions = federatedPositions(engine, queries)
+  if (options.proxied) engine.features.require('network', 'Performing a remote federated search')
+  const network = engine.network.view()
+  const plan = emptyPlan(network)
+  const positions = federatedPositions(engine, queries, network, plan)
   const window = federationWindow(federation)
+  // The remotes search while this instance does.
+  const remoteSearch = startRemoteSearches(plan, federation, options)
   // Queries run index by index, indexes in uid order, queries of an index in request order.
   const byIndex = new Map<string, number[]>()
-  queries.forEach((q, n) => byIndex.set(q.indexUid, [...(byIndex.get(q.indexUid) ?? []), n]))
+  queries.forEach((q, n) => { if (plan.local.has(n)) byIndex.set(q.indexUid, [...(byIndex.get(q.indexUid) ?? []), n]) })
   const uids = [...byIndex.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   const merged: QueryHits[] = []
   const matched = new Map<string, Bitmap>()
@@ -126,17 +149,30 @@ async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], fede
   timer?.record('federated search > queries', performance.now() - queriesStart)
   // Indexes named in `facetsByIndex` but not queried must exist too.
   for (const uid of federation.facetsByIndex.keys()) {
-    if (byIndex.has(uid) || engine.catalog.has(uid)) continue
+    if (byIndex.has(uid) || engine.catalog.has(uid) || plan.remoteIndexes.has(uid)) continue
     throw new TesseraError('index_not_found', `Inside \`.federation.facetsByIndex.${uid}\`: Index \`${uid}\` not found.\n - Note: index \`${uid}\` is not used in queries`, 400)
   }
+  const outcomes = await remoteSearch
   const facetsStart = performance.now()
-  const facets = await federatedFacets(engine, queries, federation, matched)
+  const facets = await federatedFacets(engine, queries, federation, matched, { outcomes, indexes: plan.remoteIndexes })
   timer?.record('federated search > facets', performance.now() - facetsStart)
   // Merge in query order so that equal positions keep the request's order.
   merged.sort((a, b) => a.position - b.position)
-  const hits = timer ? timer.time('merge', () => mergeFederatedHits(merged, window.skip, window.take)) : mergeFederatedHits(merged, window.skip, window.take)
+  hitNumber += remoteHitCount(outcomes)
+  const merge = (): JsonObject[] => {
+    if (!plan.hasRemote) return options.proxied ? withScoreValues(mergeFederatedHits(merged, window.skip, window.take)) : mergeFederatedHits(merged, window.skip, window.take)
+    // This instance's hits, then every host's; with `distinct` or `useNetwork` (documents deduplicated), all of
+    // them, so that duplicates are all counted.
+    const dedup = plan.networkPositions.size > 0 ? networkDocumentKey(plan.networkPositions, (uid) => engine.catalog.get(uid)?.primaryKey ?? null) : null
+    const local = mergeFederatedHits(merged, 0, federation.distinct === null && dedup === null ? window.skip + window.take : Number.MAX_SAFE_INTEGER)
+    const all = mergeRemoteHits(local, plan.self, outcomes, window.skip, window.take, federation.distinct, dedup)
+    hitNumber -= all.rejected
+    return all.hits
+  }
+  const hits = timer ? timer.time('merge', merge) : merge()
   const response: JsonObject = { hits, processingTimeMs: Math.floor(performance.now() - start), ...federatedHitsInfo(federation, hitNumber) }
   Object.assign(response, facets)
+  if (plan.hasRemote) response.remoteErrors = remoteErrors(outcomes)
   if (timer) response.performanceDetails = timer.details(performance.now() - start)
   return response
 }
@@ -145,12 +181,15 @@ async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], fede
  * `facetsByIndex` (or, with `mergeFacets`, `facetDistribution` and `facetStats`): each named index's facets over
  * the documents its queries matched. Errors name where they come from, as Meilisearch's do.
  */
-async function federatedFacets(engine: Engine, queries: MultiSearchQuery[], federation: Federation, matched: ReadonlyMap<string, Bitmap>): Promise<JsonObject> {
+async function federatedFacets(engine: Engine, queries: MultiSearchQuery[], federation: Federation, matched: ReadonlyMap<string, Bitmap>, remote: { outcomes: readonly RemoteOutcome[]; indexes: ReadonlySet<string> }): Promise<JsonObject> {
   const byIndex = new Map<string, ComputedFacets>()
   const orders = new Map<string, FacetOrder>()
+  const indexOrders = new Map<string, FacetValueOrder>()
   for (const uid of [...federation.facetsByIndex.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     const names = federation.facetsByIndex.get(uid)
     if (names === null || names === undefined) continue
+    // An index only remotes were asked about gets its facets from them.
+    if (remote.indexes.has(uid) && !engine.catalog.has(uid)) continue
     const source = await searchSource(engine, uid)
     const used = queries.findIndex((q) => q.indexUid === uid)
     try {
@@ -162,9 +201,15 @@ async function federatedFacets(engine: Engine, queries: MultiSearchQuery[], fede
     }
     byIndex.set(uid, facetDistribution(names, source.facets, matched.get(uid) ?? new RoaringBitmap32(), source.settings))
     const by = source.settings.faceting.sortFacetValuesBy as Record<string, string>
+    const orderOf = (facet: string): FacetOrder => (by[facet] ?? by['*']) === 'count' ? 'count' : 'alpha'
     for (const facet of Object.keys(byIndex.get(uid)!.distribution)) {
-      if (!orders.has(facet)) orders.set(facet, (by[facet] ?? by['*']) === 'count' ? 'count' : 'alpha')
+      if (!orders.has(facet)) orders.set(facet, orderOf(facet))
     }
+    indexOrders.set(uid, { orderOf, maxValuesPerFacet: source.settings.faceting.maxValuesPerFacet })
+  }
+  if (remote.outcomes.length > 0) {
+    addRemoteFacets(byIndex, remote.outcomes)
+    if (federation.mergeFacets === null) sortRemoteFacets(byIndex, indexOrders)
   }
   if (byIndex.size === 0) return {}
   if (federation.mergeFacets !== null) {

@@ -44,9 +44,8 @@ function parseRemote(value: unknown, path: Path): RemotePatch {
 function parseRemotes(value: unknown, path: Path): Record<string, RemotePatch | null> | null {
   if (value === null) return null
   if (value === undefined || typeof value !== 'object' || Array.isArray(value)) throw invalidType('invalid_network_remotes', path, 'an object', value)
-  const out: Record<string, RemotePatch | null> = {}
-  for (const [name, v] of Object.entries(value as Record<string, unknown>)) out[name] = v === null ? null : parseRemote(v, at(path, name))
-  return out
+  // Built with `fromEntries` so that a remote named `__proto__` is a remote, not a prototype.
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, v]) => [name, v === null ? null : parseRemote(v, at(path, name))]))
 }
 
 function parseShard(value: unknown, path: Path): ShardPatch {
@@ -62,9 +61,7 @@ function parseShard(value: unknown, path: Path): ShardPatch {
 function parseShards(value: unknown, path: Path): Record<string, ShardPatch | null> | null {
   if (value === null) return null
   if (value === undefined || typeof value !== 'object' || Array.isArray(value)) throw invalidType('invalid_network_shards', path, 'an object', value)
-  const out: Record<string, ShardPatch | null> = {}
-  for (const [name, v] of Object.entries(value as Record<string, unknown>)) out[name] = v === null ? null : parseShard(v, at(path, name))
-  return out
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, v]) => [name, v === null ? null : parseShard(v, at(path, name))]))
 }
 
 export function parseNetworkPatch(body: unknown): NetworkPatch {

@@ -3,8 +3,10 @@
  * These take tenant tokens: a token's rule filter for the index is ANDed with the request's own filter, and in a
  * multi-search each query's index must be allowed by the key and the token (``Inside `.queries[N]`: `` otherwise).
  */
-import { TesseraError, facetSearch, multiSearch, search, similar } from '../../engine/index.js'
+import { TesseraError, facetSearch, multiSearch, networkSearch, search, similar, type Engine } from '../../engine/index.js'
+import { PROXY_SEARCH_HEADER } from '../../engine/network/index.js'
 import type { MultiSearchRequest, SearchQuery } from '../../engine/search/request.js'
+import type { JsonObject } from '../../engine/json/value.js'
 import { json } from '../http/json.js'
 import { route, searchKey } from '../http/router.js'
 import { parseFacetSearchBody, parseSearchBody, parseSearchParams } from '../api/search.js'
@@ -34,16 +36,21 @@ function authorizedQueries(request: MultiSearchRequest, auth: Grant): MultiSearc
   return { ...request, queries: request.queries.map((q) => ({ ...q, query: withRules(q.query, auth, q.indexUid) })) }
 }
 
+/** A search of one index; with `useNetwork`, of that index on every remote of the network (`networkSearch`, engine/operations/multi-search.ts). */
+function searchOne(engine: Engine, uid: string, query: SearchQuery, timeoutMs: number): Promise<JsonObject> {
+  return query.useNetwork === null ? search(engine, uid, query) : networkSearch(engine, uid, query, { timeoutMs })
+}
+
 export const searchRoutes: AppRoute[] = [
-  route<AppContext>('POST', '/indexes/:uid/search', searchKey, async ({ engine, params, body, auth }) => {
+  route<AppContext>('POST', '/indexes/:uid/search', searchKey, async ({ engine, params, body, auth, config }) => {
     const query = parseSearchBody(await body())
     const uid = indexUidFromPath(params.uid!)
-    return json(200, await search(engine, uid, withRules(query, auth, uid)))
+    return json(200, await searchOne(engine, uid, withRules(query, auth, uid), config.remoteSearchTimeoutMs))
   }),
-  route<AppContext>('GET', '/indexes/:uid/search', searchKey, async ({ engine, params, req, auth }) => {
+  route<AppContext>('GET', '/indexes/:uid/search', searchKey, async ({ engine, params, req, auth, config }) => {
     const query = parseSearchParams(req.rawQuery)
     const uid = indexUidFromPath(params.uid!)
-    return json(200, await search(engine, uid, withRules(query, auth, uid)))
+    return json(200, await searchOne(engine, uid, withRules(query, auth, uid), config.remoteSearchTimeoutMs))
   }),
   route<AppContext>('POST', '/indexes/:uid/facet-search', searchKey, async ({ engine, params, body, auth }) => {
     const request = parseFacetSearchBody(await body())
@@ -60,8 +67,9 @@ export const searchRoutes: AppRoute[] = [
     const uid = indexUidFromPath(params.uid!)
     return json(200, await similar(engine, uid, { ...query, filter: withRules({ filter: query.filter } as SearchQuery, auth, uid).filter }))
   }),
-  route<AppContext>('POST', '/multi-search', searchKey, async ({ engine, body, auth }) => {
+  route<AppContext>('POST', '/multi-search', searchKey, async ({ engine, body, auth, req, config }) => {
     const request = parseMultiSearchRequest(await body())
-    return json(200, await multiSearch(engine, authorizedQueries(request, auth)))
+    const remote = { proxied: req.headers.get(PROXY_SEARCH_HEADER) === 'true', timeoutMs: config.remoteSearchTimeoutMs }
+    return json(200, await multiSearch(engine, authorizedQueries(request, auth), remote))
   }),
 ]

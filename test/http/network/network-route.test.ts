@@ -126,6 +126,16 @@ t.test('validation errors (tests/network/mod.rs errors_on_param)', async (t) => 
 
   const after = await call(`${server.url}/network`)
   t.same(Object.keys(after.body.remotes), ['kefir'], 'refused bodies changed nothing')
+
+  // Names that are also JavaScript object members stay plain names.
+  const odd = await call(`${server.url}/network`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"remotes": {"__proto__": {"url": "http://127.0.0.1:1"}, "constructor": {"url": "http://127.0.0.1:2"}}}' })
+  t.equal(odd.status, 200, odd.text)
+  t.same(Object.keys(odd.body.remotes).sort(), ['__proto__', 'constructor', 'kefir'])
+  const unknown = await call(`${server.url}/multi-search`, { method: 'POST', json: { federation: {}, queries: [{ indexUid: 'movies', federationOptions: { remote: 'toString' } }] } })
+  t.same(unknown.body, err('Invalid `queries[0].federation_options.remote`: remote `toString` is not registered', 'invalid_multi_search_remote'))
+  const removed = await call(`${server.url}/network`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"remotes": {"__proto__": null, "constructor": null}}' })
+  t.equal(removed.status, 200, removed.text)
+  t.same(Object.keys((await call(`${server.url}/network`)).body.remotes), ['kefir'])
   t.equal(after.body.leader, null)
   t.equal((await patch({ leader: null })).status, 200, 'resetting the leader is allowed')
 })
@@ -157,8 +167,11 @@ t.test('the network survives a restart', async (t) => {
   t.teardown(() => rmSync(dbPath, { recursive: true, force: true }))
   let server = await startServer({ dbPath })
   await enableNetwork(server.url)
-  const set = await call(`${server.url}/network`, { method: 'PATCH', json: { self: 'a', remotes: { a: { url: 'http://127.0.0.1:1' }, b: { url: 'http://127.0.0.1:2', searchApiKey: 'k' } }, shards: { s: { remotes: ['a', 'b'] } } } })
-  t.equal(set.status, 200)
+  // `__proto__` too: names round-trip whatever they are.
+  const body = '{"self": "a", "remotes": {"a": {"url": "http://127.0.0.1:1"}, "b": {"url": "http://127.0.0.1:2", "searchApiKey": "k"}, "__proto__": {"url": "http://127.0.0.1:3"}}, "shards": {"s": {"remotes": ["a", "b"]}}}'
+  const set = await call(`${server.url}/network`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body })
+  t.equal(set.status, 200, set.text)
+  t.same(Object.keys(set.body.remotes), ['__proto__', 'a', 'b'])
   await server.stop()
   server = await startServer({ dbPath })
   t.teardown(() => server.stop())
