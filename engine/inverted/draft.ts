@@ -213,6 +213,8 @@ export class InvertedDraft {
       }
       base.nextWordId = this.nextWordId
       for (const [w, bitmap] of next) base.postings.set(w, bitmap)
+      // The postings now belong to the index (small ones were freed): the draft may outlive its batch.
+      next.clear()
       base.postings.compact()
       // After a rebuild, or on an index that had no records, the draft's records are the whole new arena.
       if (this.full || base.forward.count === 0) base.forward = this.records

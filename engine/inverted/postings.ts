@@ -44,30 +44,26 @@ export class Postings {
     return wordId < this.small.limit ? this.small.end[wordId]! - this.small.start[wordId]! : 0
   }
 
-  /** Set (undefined or empty: remove) a word's documents; the caller gives the bitmap up. */
+  /**
+   * Set (undefined or empty: remove) a word's documents. The caller gives the bitmap up: a small or empty one is
+   * freed at once (the collector cannot see its native memory, so hundreds of thousands of them from one batch or
+   * one load would pile up before it ran).
+   */
   set(wordId: number, docids: Bitmap | undefined): void {
     if (!docids || docids.isEmpty) {
       this.large[wordId] = undefined
       if (this.small.has(wordId)) this.small.set(wordId, null)
+      docids?.dispose()
       return
     }
     if (docids.size <= SMALL_POSTING) {
       this.large[wordId] = undefined
       this.small.set(wordId, docids.toUint32Array())
+      docids.dispose()
       return
     }
     if (this.small.has(wordId)) this.small.set(wordId, null)
     this.large[wordId] = docids
-  }
-
-  /**
-   * Set a word's documents from a freshly made bitmap nobody else holds (loading): a small one's native memory is
-   * freed at once rather than when the collector gets to it (it cannot see that memory, so a load of hundreds of
-   * thousands of words would first pile it up).
-   */
-  adopt(wordId: number, docids: Bitmap): void {
-    this.set(wordId, docids)
-    if (docids.size <= SMALL_POSTING) docids.dispose()
   }
 
   /** Give back the arena's garbage and spare capacity (after a batch's changes). */

@@ -11,20 +11,17 @@ import { join } from 'node:path'
 import { WriteBuffer, encodeWrites } from './wire.js'
 import { COLUMNS, type Column, type WriteOp } from './columns.js'
 import { siblingModule } from '../util/module-path.js'
+import { columnOptions, type StoreTuning } from './tuning.js'
 
 export { COLUMNS, type Column, type WriteOp } from './columns.js'
 export { WriteBuffer } from './wire.js'
+export type { StoreTuning } from './tuning.js'
 export * as keys from './keys.js'
 export { encode, decode } from './codec.js'
 
 const require = createRequire(import.meta.url)
 const { RocksLevel } = require('@nxtedition/rocksdb')
 
-/**
- * RocksDB options per column (the rest keep the binding's defaults: an 8 MB block cache each). Search returns
- * documents read at random: a larger cache of uncompressed blocks saves decompressing them on every hit.
- */
-const COLUMN_OPTIONS: Partial<Record<Column, Record<string, unknown>>> = { documents: { cacheSize: 32 << 20 } }
 
 export interface ScanOptions {
   gte?: Uint8Array
@@ -91,14 +88,15 @@ export class Store {
     writer.on('exit', () => { this.writerDead ??= new Error('storage writer stopped'); this.failAll(this.writerDead) })
   }
 
-  static async open(path: string): Promise<Store> {
+  /** Open (creating it if needed) the database of a data directory; `tuning` bounds RocksDB's memory (tuning.ts). */
+  static async open(path: string, tuning: StoreTuning = {}): Promise<Store> {
     mkdirSync(path, { recursive: true })
     const db = new RocksLevel(join(path, 'db'), { keyEncoding: 'buffer', valueEncoding: 'buffer' })
     await db.open({
       createIfMissing: true,
       createMissingColumnFamilies: true,
       infoLogLevel: 'error',
-      columns: Object.fromEntries(COLUMNS.map((c) => [c, COLUMN_OPTIONS[c] ?? {}])),
+      columns: Object.fromEntries(COLUMNS.map((c) => [c, columnOptions(c, tuning)])),
     })
     const writer = new Worker(siblingModule(import.meta.url, './writer'), { workerData: { handle: db.handle } })
     writer.unref()

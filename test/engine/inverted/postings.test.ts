@@ -39,7 +39,7 @@ t.test('many words in the arena, changed and compacted, keep their own ids', asy
   for (let w = 0; w < 2000; w++) {
     const ids = range(w, 1 + (w % 7))
     model.set(w, ids)
-    p.adopt(w, new RoaringBitmap32(ids))
+    p.set(w, new RoaringBitmap32(ids))
   }
   for (let w = 0; w < 2000; w += 3) {
     const ids = w % 2 === 0 ? range(w + 1, 2) : range(w, SMALL_POSTING + 10)
