@@ -19,6 +19,7 @@
  * allocates nothing; score details (objects) are built only for the hits returned.
  */
 import type { ForwardRecords } from '../inverted/forward.js'
+import type { Bitmap } from '../inverted/index.js'
 import { grown } from '../util/typed.js'
 import { positionCost } from '../inverted/positions.js'
 import { phraseAt, phraseConditions, type PhraseCondition, type QueryPlan, type Term } from './terms.js'
@@ -46,7 +47,8 @@ function growLookup(size: number): void {
   lookup.slot = grown(lookup.slot, size)
 }
 
-interface PhraseEntry { term: number; words: (number | null)[]; conditions: PhraseCondition[]; first: number; last: number; typo: number; exact: boolean }
+/** A phrase derivation; `docids`: the documents holding it in any field (settled when the query was planned). */
+interface PhraseEntry { term: number; words: (number | null)[]; conditions: PhraseCondition[]; first: number; last: number; typo: number; exact: boolean; docids: Bitmap }
 
 /** The constants of one set of kept terms (the words rule's bucket). */
 interface KeptInfo {
@@ -100,6 +102,8 @@ export class Matcher {
   private readonly minWeight: Int32Array
   private readonly minPos: Int32Array
   private readonly exactFound: Uint8Array
+  /** Scratch of `pairCost`. */
+  private rights = new Int32Array(64)
 
   constructor(private readonly plan: QueryPlan, private readonly forward: ForwardRecords, private readonly byAttribute = false) {
     lookup.generation = (lookup.generation + 1) >>> 0
@@ -119,7 +123,7 @@ export class Matcher {
       for (const p of t.phrases) {
         const first = p.words.find((w) => w !== null) ?? -1
         const last = p.words.findLast((w) => w !== null) ?? -1
-        this.phrases.push({ term: t.index, words: p.words, conditions: phraseConditions(p.words), first, last, typo: p.typo, exact: p.exact })
+        this.phrases.push({ term: t.index, words: p.words, conditions: phraseConditions(p.words), first, last, typo: p.typo, exact: p.exact, docids: p.docids })
       }
     }
     growLookup(maxWord + 1)
@@ -220,9 +224,12 @@ export class Matcher {
       }
     }
     this.n = n
-    // A phrase must hold within the searched fields.
+    // A phrase must hold within the searched fields. Its documents were found when the query was planned: only a
+    // restriction to some fields needs the record checked again (a phrase of frequent words, such as a split
+    // word, is in most records, and checking each cost as much as the scan above).
     for (const p of this.phrases) {
-      if (!phraseAt(data, from, to, p.words, this.byAttribute, p.conditions, allowed)) continue
+      if (!p.docids.has(docid)) continue
+      if (allowed !== null && !phraseAt(data, from, to, p.words, this.byAttribute, p.conditions, allowed)) continue
       const flags = p.exact ? EXACT : 0
       for (let k = from; k < to; k += 2) {
         const at = data[k + 1]!
@@ -356,13 +363,18 @@ export class Matcher {
     const { n, term, typo, flags, at, span, minTypo } = this
     const lt = minTypo[left]!
     const rt = minTypo[right]!
+    // The right term's occurrences that count, gathered once (a document's query words can be many).
+    const rights = (this.rights = grown(this.rights, n, 0))
+    let r = 0
+    for (let j = 0; j < n; j++) if (term[j] === right && typo[j] === rt && (flags[j]! & ROLE_LAST) === 0) rights[r++] = j
+    if (r === 0) return 3
     let min = 3
     for (let i = 0; i < n; i++) {
       if (term[i] !== left || typo[i] !== lt || (flags[i]! & ROLE_FIRST) !== 0) continue
       const la = at[i]!
       const lastWord = (flags[i]! & ROLE_LAST) !== 0
-      for (let j = 0; j < n; j++) {
-        if (term[j] !== right || typo[j] !== rt || (flags[j]! & ROLE_LAST) !== 0) continue
+      for (let k = 0; k < r; k++) {
+        const j = rights[k]!
         const ra = at[j]!
         if (la >>> 16 !== ra >>> 16) continue
         if (this.byAttribute) return 0
