@@ -23,6 +23,7 @@ import type { Bitmap } from '../inverted/index.js'
 import { grown } from '../util/typed.js'
 import { positionCost } from '../inverted/positions.js'
 import { phraseAt, phraseConditions, type PhraseCondition, type QueryPlan, type Term } from './terms.js'
+import { keptInfo, type KeptInfo } from './kept-info.js'
 import {
   C_EXACT_TYPE, C_FID, C_FID_MAX, C_MISSING, C_POS, C_POS_MAX, C_PROX, C_PROX_MAX, C_SKIPPED, C_TYPO, C_TYPO_MAX,
   C_WORDS_MAX, EXACT_MATCH, MATCHES_START, NO_EXACT_MATCH,
@@ -49,25 +50,6 @@ function growLookup(size: number): void {
 
 /** A phrase derivation; `docids`: the documents holding it in any field (settled when the query was planned). */
 interface PhraseEntry { term: number; words: (number | null)[]; conditions: PhraseCondition[]; first: number; last: number; typo: number; exact: boolean; docids: Bitmap }
-
-/** The constants of one set of kept terms (the words rule's bucket). */
-interface KeptInfo {
-  /** Per term index: 1 when kept. */
-  mask: Uint8Array
-  /** The kept terms' indexes, in query order. */
-  keptIndex: Int32Array
-  /** Per term index: its query position and word count. */
-  keptPosition: Int32Array
-  keptWords: Int32Array
-  /** Adjacent pairs of kept terms (query order): left term, right term, left word count (the proximity maximum is 3 per pair: `pairs.length`). */
-  pairs: number[]
-  typoMax: number
-  fidMax: number
-  posMax: number
-  wordsMax: number
-  /** Whether the kept terms can make an exact attribute (the query's own words from the first term, no gap). */
-  exactEligible: boolean
-}
 
 /**
  * Finds every term's occurrences in one document at a time. After `load(docid)`, occurrence `i < n` is
@@ -105,7 +87,7 @@ export class Matcher {
   /** Scratch of `pairCost`. */
   private rights = new Int32Array(64)
 
-  constructor(private readonly plan: QueryPlan, private readonly forward: ForwardRecords, private readonly byAttribute = false) {
+  constructor(private readonly plan: QueryPlan, private readonly forward: ForwardRecords, readonly byAttribute = false) {
     lookup.generation = (lookup.generation + 1) >>> 0
     this.generation = lookup.generation
     for (const word of lookup.words) lookup.bits[word >>> 5] = 0
@@ -256,38 +238,7 @@ export class Matcher {
 
   info(kept: readonly Term[]): KeptInfo {
     let info = this.keptInfo.get(kept)
-    if (!info) {
-      const { plan } = this
-      const mask = new Uint8Array(plan.terms.length)
-      for (const t of kept) mask[t.index] = 1
-      const pairs: number[] = []
-      for (let i = 0; i + 1 < kept.length; i++) {
-        const a = kept[i]!
-        const b = kept[i + 1]!
-        // Only terms adjacent in the query are scored (a dropped word, stop word or hard separator breaks the chain).
-        if (b.position === a.position + a.wordCount) pairs.push(a.index, b.index, a.wordCount)
-      }
-      let wordsMax = 0
-      for (const t of kept) wordsMax += t.wordCount
-      let exactEligible = kept.length > 0 && kept[0]!.index === 0
-      for (let i = 0; i < kept.length && exactEligible; i++) if (kept[i]!.index !== i || !kept[i]!.originalIndexed) exactEligible = false
-      const keptPosition = new Int32Array(plan.terms.length)
-      const keptWords = new Int32Array(plan.terms.length)
-      for (const t of kept) { keptPosition[t.index] = t.position; keptWords[t.index] = t.wordCount }
-      info = {
-        mask,
-        keptIndex: Int32Array.from(kept, (t) => t.index),
-        keptPosition,
-        keptWords,
-        pairs,
-        typoMax: maxTypoCost(plan, kept),
-        fidMax: plan.maxWeight * wordsMax,
-        posMax: 10 * kept.length,
-        wordsMax,
-        exactEligible,
-      }
-      this.keptInfo.set(kept, info)
-    }
+    if (!info) this.keptInfo.set(kept, (info = keptInfo(this.plan, kept)))
     return info
   }
 
@@ -416,20 +367,4 @@ export class Matcher {
     }
     return result
   }
-}
-
-/** The most expensive typo path through the kept terms: each term alone, or an ngram for consecutive kept terms. */
-function maxTypoCost(plan: QueryPlan, kept: readonly Term[]): number {
-  const best = new Array<number>(kept.length + 1).fill(0)
-  for (let i = 1; i <= kept.length; i++) {
-    const t = kept[i - 1]!
-    best[i] = best[i - 1]! + (t.isPhrase ? 0 : t.maxTypo)
-    for (const g of plan.ngrams) {
-      const first = i - g.n
-      if (first < 0 || kept[first]!.index !== g.start) continue
-      if (!kept.slice(first, i).every((x, k) => x.index === g.start + k)) continue
-      best[i] = Math.max(best[i]!, best[first]! + g.maxTypo)
-    }
-  }
-  return best[kept.length]!
 }
