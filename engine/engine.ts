@@ -31,8 +31,6 @@ export interface EngineOptions {
   maxTasks?: number
   /** How large one batch may grow (tasks, payload bytes). */
   batchLimits?: BatchLimits
-  /** Bytes indexing may use (`--max-indexing-memory`): sizes RocksDB's write buffers (storage/tuning.ts). */
-  maxIndexingMemory?: number
 }
 
 export class Engine {
@@ -55,7 +53,7 @@ export class Engine {
 
   static async open(options: EngineOptions): Promise<Engine> {
     const log: Log = options.log ?? (() => {})
-    const store = await Store.open(options.path, { maxIndexingMemory: options.maxIndexingMemory })
+    const store = await Store.open(options.path)
     const queue = await TaskQueue.load(store, { maxTasks: options.maxTasks, log })
     const catalog = await IndexCatalog.load(store)
     const documents = new DocumentStore(store)

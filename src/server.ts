@@ -36,7 +36,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   }
   const authConfig = await loadAuthConfig({ configPath: config.authConfigPath, env: config.env, masterKey: config.masterKey, log })
   const pool = createWorkerPool(config.maxIndexingThreads)
-  const engine = await Engine.open({ path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), batchDelayMs: config.testBatchDelayMs, batchLimits: { maxTasks: config.maxBatchedTasks, maxBytes: config.batchedTasksTotalSize }, maxIndexingMemory: config.maxIndexingMemory })
+  const engine = await Engine.open({ path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), batchDelayMs: config.testBatchDelayMs, batchLimits: { maxTasks: config.maxBatchedTasks, maxBytes: config.batchedTasksTotalSize } })
   const keys = await KeyStore.open(engine.store, config.masterKey)
   const collections = new AuthService({ config: authConfig, store: engine.store, log, bodyLimit: config.httpPayloadSizeLimit })
   const adapter = chooseAdapter(config.httpAdapter, log)

@@ -11,11 +11,10 @@ import { join } from 'node:path'
 import { WriteBuffer, encodeWrites } from './wire.js'
 import { COLUMNS, type Column, type WriteOp } from './columns.js'
 import { siblingModule } from '../util/module-path.js'
-import { columnOptions, type StoreTuning } from './tuning.js'
+import { columnOptions } from './tuning.js'
 
 export { COLUMNS, type Column, type WriteOp } from './columns.js'
 export { WriteBuffer } from './wire.js'
-export type { StoreTuning } from './tuning.js'
 export * as keys from './keys.js'
 export { encode, decode } from './codec.js'
 
@@ -88,15 +87,15 @@ export class Store {
     writer.on('exit', () => { this.writerDead ??= new Error('storage writer stopped'); this.failAll(this.writerDead) })
   }
 
-  /** Open (creating it if needed) the database of a data directory; `tuning` bounds RocksDB's memory (tuning.ts). */
-  static async open(path: string, tuning: StoreTuning = {}): Promise<Store> {
+  /** Open (creating it if needed) the database of a data directory; RocksDB's memory is bounded as tuning.ts says. */
+  static async open(path: string): Promise<Store> {
     mkdirSync(path, { recursive: true })
     const db = new RocksLevel(join(path, 'db'), { keyEncoding: 'buffer', valueEncoding: 'buffer' })
     await db.open({
       createIfMissing: true,
       createMissingColumnFamilies: true,
       infoLogLevel: 'error',
-      columns: Object.fromEntries(COLUMNS.map((c) => [c, columnOptions(c, tuning)])),
+      columns: Object.fromEntries(COLUMNS.map((c) => [c, columnOptions(c)])),
     })
     const writer = new Worker(siblingModule(import.meta.url, './writer'), { workerData: { handle: db.handle } })
     writer.unref()
