@@ -66,6 +66,13 @@ export class Postings {
     this.large[wordId] = docids
   }
 
+  /** Set a word's documents from their ids in order (at most SMALL_POSTING of them; none: remove). */
+  setIds(wordId: number, docids: Uint32Array): void {
+    if (docids.length > SMALL_POSTING) throw new Error(`a small posting holds at most ${SMALL_POSTING} documents`)
+    this.large[wordId] = undefined
+    this.small.set(wordId, docids.length === 0 ? null : docids)
+  }
+
   /** Give back the arena's garbage and spare capacity (after a batch's changes). */
   compact(): void {
     this.small.maybeCompact()
