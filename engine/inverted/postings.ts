@@ -66,6 +66,39 @@ export class Postings {
     this.large[wordId] = docids
   }
 
+  /**
+   * The documents holding any of the words, and how many of the words are in a document. The small postings are
+   * read from the arena into one bitmap (a prefix or a typo can stand for hundreds of rare words: one bitmap each
+   * cost more than the union). The result may be a word's own bitmap: callers must not change it.
+   */
+  union(wordIds: Iterable<number>): { docids: Bitmap; words: number } {
+    const parts: Bitmap[] = []
+    const runs: number[] = []
+    const { start, end, limit } = this.small
+    let total = 0
+    let words = 0
+    for (const w of wordIds) {
+      const bitmap = this.large[w]
+      if (bitmap) { parts.push(bitmap); words++; continue }
+      if (w >= limit || end[w]! <= start[w]!) continue
+      runs.push(w)
+      total += end[w]! - start[w]!
+      words++
+    }
+    if (total > 0) {
+      const ids = new Uint32Array(total)
+      const data = this.small.data
+      let at = 0
+      for (const w of runs) {
+        ids.set(data.subarray(start[w]!, end[w]!), at)
+        at += end[w]! - start[w]!
+      }
+      parts.push(new RoaringBitmap32(ids))
+    }
+    const docids = parts.length === 0 ? new RoaringBitmap32() : parts.length === 1 ? parts[0]! : RoaringBitmap32.orMany(parts)
+    return { docids, words }
+  }
+
   /** Set a word's documents from their ids in order (at most SMALL_POSTING of them; none: remove). */
   setIds(wordId: number, docids: Uint32Array): void {
     if (docids.length > SMALL_POSTING) throw new Error(`a small posting holds at most ${SMALL_POSTING} documents`)

@@ -50,10 +50,7 @@ export function splitSingleTerm(ctx: RankingContext, index: InvertedIndex, term:
     const derivations = term.words.filter((d) => d.typo === typo)
     const phrases = term.phrases.filter((p) => p.typo === typo)
     // One typo level: its documents are the term's (a prefix's union is already made).
-    const holding = levels.length === 1 ? term.docids : RoaringBitmap32.orMany([
-      ...derivations.map((d) => index.postings.get(d.wordId)).filter((b): b is Bitmap => b !== undefined),
-      ...phrases.map((p) => p.docids),
-    ])
+    const holding = levels.length === 1 ? term.docids : RoaringBitmap32.orMany([index.postings.union(derivations.map((d) => d.wordId)).docids, ...phrases.map((p) => p.docids)])
     const level = RoaringBitmap32.andNot(RoaringBitmap32.and(docs, holding), seen)
     if (level.isEmpty) continue
     seen = RoaringBitmap32.or(seen, level)
@@ -96,7 +93,7 @@ function splitByPlace(index: InvertedIndex, wordIds: readonly number[], level: B
     const { stamp } = wordMarks
     const generation = ++wordMarks.generation
     for (const w of rare) stamp[w] = generation
-    const rareDocs = RoaringBitmap32.and(level, RoaringBitmap32.orMany(rare.map((w) => index.postings.get(w)).filter((b): b is Bitmap => b !== undefined)))
+    const rareDocs = RoaringBitmap32.and(level, index.postings.union(rare).docids)
     const rankLists: number[][] = Array.from({ length: R }, () => [])
     const costLists: number[][] = Array.from({ length: C }, () => [])
     const { data, start, end } = index.forward
@@ -169,7 +166,7 @@ function unionOf(index: InvertedIndex, wordIds: readonly number[]): Bitmap {
   if (wordIds.length === 1) return index.postings.get(wordIds[0]!) ?? new RoaringBitmap32()
   const sets = keptSets(index)
   const key = `u${wordIds.join(',')}`
-  return sets.get(key) ?? remember(sets, key, RoaringBitmap32.orMany(wordIds.map((w) => index.postings.get(w)).filter((b): b is Bitmap => b !== undefined)))
+  return sets.get(key) ?? remember(sets, key, index.postings.union(wordIds).docids)
 }
 
 /** Word id → LEFT | RIGHT for the current adjacency scan (entries reset after it). */
