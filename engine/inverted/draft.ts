@@ -165,7 +165,10 @@ export class InvertedDraft {
     const range = (offsets: Uint32Array, w: number) => [w === 0 ? 0 : offsets[w - 1]!, offsets[w]!] as const
 
     const ops: WriteOp[] = []
-    const next = new Map<number, Bitmap | undefined>()
+    // A word's new documents: a bitmap, or (small postings) their ids, the bitmap freed as soon as it is encoded:
+    // a batch of a natural-text corpus touches hundreds of thousands of rare words, and bitmaps freed all at once
+    // after the publish left their memory fragmented and resident.
+    const next = new Map<number, Bitmap | Uint32Array | undefined>()
     const wordOf = (w: number) => base.words[w] ?? this.newWords[w - base.nextWordId]!
     for (let w = 0; w < words; w++) {
       const [addFrom, addTo] = range(addedAt, w)
@@ -183,9 +186,14 @@ export class InvertedDraft {
       if (bitmap.isEmpty) {
         next.set(w, undefined)
         ops.push({ column: 'postings', key: postingKey(id, w), unread: true })
+        bitmap.dispose()
       } else {
-        next.set(w, bitmap)
         ops.push({ column: 'postings', key: postingKey(id, w), value: encodePosting(wordOf(w), bitmap), unread: true })
+        if (bitmap.size > SMALL_POSTING) next.set(w, bitmap)
+        else {
+          next.set(w, bitmap.toUint32Array())
+          bitmap.dispose()
+        }
       }
     }
     for (let docid = 0; docid < marks.length; docid++) {
@@ -212,7 +220,12 @@ export class InvertedDraft {
         base.fieldIds.set(field, f)
       }
       base.nextWordId = this.nextWordId
-      for (const [w, bitmap] of next) base.postings.set(w, bitmap)
+      for (const [w, docids] of next) {
+        if (docids instanceof Uint32Array) base.postings.setIds(w, docids)
+        else base.postings.set(w, docids)
+      }
+      // The postings now belong to the index (small ones were freed): the draft may outlive its batch.
+      next.clear()
       base.postings.compact()
       // After a rebuild, or on an index that had no records, the draft's records are the whole new arena.
       if (this.full || base.forward.count === 0) base.forward = this.records

@@ -165,7 +165,7 @@ export class InvertedIndex {
       const word = value.toString('utf8', 2, 2 + len)
       index.words[id] = word
       index.wordIds.set(word, id)
-      index.postings.adopt(id, RoaringBitmap32.deserialize(value.subarray(2 + len), 'portable'))
+      index.postings.set(id, RoaringBitmap32.deserialize(value.subarray(2 + len), 'portable'))
       loaded.push(word)
     }
     for await (const [key, value] of store.scan('positions', range)) index.forward.set(keys.readU32(key, 4), decodeForward(value))

@@ -44,16 +44,22 @@ export class Postings {
     return wordId < this.small.limit ? this.small.end[wordId]! - this.small.start[wordId]! : 0
   }
 
-  /** Set (undefined or empty: remove) a word's documents; the caller gives the bitmap up. */
+  /**
+   * Set (undefined or empty: remove) a word's documents. The caller gives the bitmap up: a small or empty one is
+   * freed at once (the collector cannot see its native memory, so hundreds of thousands of them from one batch or
+   * one load would pile up before it ran).
+   */
   set(wordId: number, docids: Bitmap | undefined): void {
     if (!docids || docids.isEmpty) {
       this.large[wordId] = undefined
       if (this.small.has(wordId)) this.small.set(wordId, null)
+      docids?.dispose()
       return
     }
     if (docids.size <= SMALL_POSTING) {
       this.large[wordId] = undefined
       this.small.set(wordId, docids.toUint32Array())
+      docids.dispose()
       return
     }
     if (this.small.has(wordId)) this.small.set(wordId, null)
@@ -61,13 +67,43 @@ export class Postings {
   }
 
   /**
-   * Set a word's documents from a freshly made bitmap nobody else holds (loading): a small one's native memory is
-   * freed at once rather than when the collector gets to it (it cannot see that memory, so a load of hundreds of
-   * thousands of words would first pile it up).
+   * The documents holding any of the words, and how many of the words are in a document. The small postings are
+   * read from the arena into one bitmap (a prefix or a typo can stand for hundreds of rare words: one bitmap each
+   * cost more than the union). The result may be a word's own bitmap: callers must not change it.
    */
-  adopt(wordId: number, docids: Bitmap): void {
-    this.set(wordId, docids)
-    if (docids.size <= SMALL_POSTING) docids.dispose()
+  union(wordIds: Iterable<number>): { docids: Bitmap; words: number } {
+    const parts: Bitmap[] = []
+    const runs: number[] = []
+    const { start, end, limit } = this.small
+    let total = 0
+    let words = 0
+    for (const w of wordIds) {
+      const bitmap = this.large[w]
+      if (bitmap) { parts.push(bitmap); words++; continue }
+      if (w >= limit || end[w]! <= start[w]!) continue
+      runs.push(w)
+      total += end[w]! - start[w]!
+      words++
+    }
+    if (total > 0) {
+      const ids = new Uint32Array(total)
+      const data = this.small.data
+      let at = 0
+      for (const w of runs) {
+        ids.set(data.subarray(start[w]!, end[w]!), at)
+        at += end[w]! - start[w]!
+      }
+      parts.push(new RoaringBitmap32(ids))
+    }
+    const docids = parts.length === 0 ? new RoaringBitmap32() : parts.length === 1 ? parts[0]! : RoaringBitmap32.orMany(parts)
+    return { docids, words }
+  }
+
+  /** Set a word's documents from their ids in order (at most SMALL_POSTING of them; none: remove). */
+  setIds(wordId: number, docids: Uint32Array): void {
+    if (docids.length > SMALL_POSTING) throw new Error(`a small posting holds at most ${SMALL_POSTING} documents`)
+    this.large[wordId] = undefined
+    this.small.set(wordId, docids.length === 0 ? null : docids)
   }
 
   /** Give back the arena's garbage and spare capacity (after a batch's changes). */

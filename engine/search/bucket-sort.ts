@@ -14,8 +14,8 @@ import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/in
 import type { MatchingStrategy } from './request.js'
 import { COMPONENTS, costsOf, evaluationOf, scoreOf, type Evaluation, type RankingRule } from './rules/index.js'
 import type { Matcher } from './matcher.js'
-import { FIRST_POSITION_COST, POSITION_COSTS } from '../inverted/positions.js'
 import type { QueryPlan, Term } from './terms.js'
+import { SPLIT_MIN_DOCS, splitAdjacentTerms, splitSingleTerm } from './bucket-split.js'
 import { grown } from '../util/typed.js'
 
 /** What ranks a query: its plan and its rules, in order. */
@@ -91,139 +91,6 @@ export interface BucketSortInput {
   index?: InvertedIndex
 }
 
-/** Buckets smaller than this are ranked document by document without being split first. */
-const SPLIT_MIN_DOCS = 2000
-
-/**
- * A bucket whose kept set is one term, split into sub-buckets in rank order with bitmap operations: by the term's
- * cheapest typo (the typo rule), then by the weight of the best field holding a derivation of that typo (attribute
- * rank) and, under the attribute rule, by the position cost of its best occurrence (word position), as milli's
- * rules would split it. Every document of a sub-bucket then has the same costs for those rules, so ranking the
- * sub-buckets one after the other, each document by document, gives the full order while only the sub-buckets
- * that reach the window are matched; refining stops once `need` documents are placed (the rest follows as one
- * part). A typo level holding a phrase (a split word) is left whole. Null when the split does not apply:
- * concatenations, searched or typo-restricted fields, or rules in another order.
- */
-function splitSingleTerm(ctx: RankingContext, index: InvertedIndex, term: Term, docs: Bitmap, need: number, expired: () => boolean): Bitmap[] | null {
-  const { plan } = ctx
-  const rules = ctx.rules.map((r) => r.kind)
-  if (plan.fieldAllowed || plan.exactFields || term.words.some((d) => d.span !== 1)) return null
-  if (rules[0] !== 'words' || rules[1] !== 'typo') return null
-  const at = rules[2] === 'proximity' ? 3 : 2
-  const next = rules[at]
-  const byWeight = next === 'attribute' || next === 'attributeRank'
-  // Field weight then word position: one rule (attribute) or two in a row. Kept position postings are those of a
-  // term first in the query (position costs depend on the query position).
-  const byPosition = (next === 'attribute' || (next === 'attributeRank' && rules[at + 1] === 'wordPosition')) && term.position === 0
-  // Typo levels of the words and of the phrases (split words): a level with a phrase is left whole.
-  const levels = [...new Set([...term.words, ...term.phrases].map((d) => d.typo))].sort((a, b) => a - b)
-  // A field's weight as the attribute rule counts it (a field out of `searchableAttributes` weighs the maximum).
-  const weightOf = (fid: number) => Math.min(plan.weights[fid] ?? plan.maxWeight, plan.maxWeight)
-  const weights = [...new Set([...Array.from(plan.weights, (_, fid) => weightOf(fid)), plan.maxWeight])].sort((a, b) => a - b)
-  const out: Bitmap[] = []
-  let placed = 0
-  let seen: Bitmap = new RoaringBitmap32()
-  for (const typo of levels) {
-    const derivations = term.words.filter((d) => d.typo === typo)
-    const phrases = term.phrases.filter((p) => p.typo === typo)
-    // One typo level: its documents are the term's (a prefix's union is already made).
-    const holding = levels.length === 1 ? term.docids : RoaringBitmap32.orMany([
-      ...derivations.map((d) => index.postings.get(d.wordId)).filter((b): b is Bitmap => b !== undefined),
-      ...phrases.map((p) => p.docids),
-    ])
-    const level = RoaringBitmap32.andNot(RoaringBitmap32.and(docs, holding), seen)
-    if (level.isEmpty) continue
-    seen = RoaringBitmap32.or(seen, level)
-    const parts = !byWeight || (weights.length <= 1 && !byPosition) || placed >= need || phrases.length > 0 ? [level] : splitByPlace(index, derivations.map((d) => d.wordId), level, weights, weightOf, byPosition, need - placed, expired)
-    for (const part of parts) { out.push(part); placed += part.size }
-  }
-  return out
-}
-
-/** Word ids of the current split (`stamp[word] === generation`), reused across searches. */
-const wordMarks = { stamp: new Uint32Array(1024), generation: 0 }
-
-/**
- * `level` (documents holding one of `wordIds`) by the weight of the best field holding one of them (`weights`
- * order), then with `byPosition` by the position cost of their best occurrence in any field (the two minimums
- * are taken separately, as `Matcher.measure` takes them). A document's part is the first it appears in: frequent
- * words bring their kept per-field and per-position postings; the documents of the other words are read once.
- * Once `need` documents are placed, the rest follows as one part.
- */
-function splitByPlace(index: InvertedIndex, wordIds: readonly number[], level: Bitmap, weights: readonly number[], weightOf: (fid: number) => number, byPosition: boolean, need: number, expired: () => boolean): Bitmap[] {
-  const rankOf = new Map(weights.map((w, k) => [w, k]))
-  const fieldRank = Int32Array.from({ length: index.fields.length }, (_, fid) => rankOf.get(weightOf(fid))!)
-  const R = weights.length
-  const C = byPosition ? POSITION_COSTS : 0
-  const byRank: Bitmap[][] = Array.from({ length: R }, () => [])
-  const byCost: Bitmap[][] = Array.from({ length: C }, () => [])
-  const rare: number[] = []
-  // A frequent word brings its kept postings, built from all its documents the first time: within a budget of
-  // the level's size per search (a short prefix has hundreds of frequent words, and the first search after each
-  // publish would build them all); beyond it, the word is read in the scan with the rare ones.
-  let budget = level.size
-  for (const w of wordIds) {
-    const frequent = index.isFrequent(w) && (index.hasKeptPlaces(w, byPosition) || (budget -= index.postings.size(w)) >= 0)
-    if (!frequent) { rare.push(w); continue }
-    index.fieldPostings(w).forEach((b, fid) => { if (b && !b.isEmpty) byRank[fieldRank[fid]!]!.push(b) })
-    if (byPosition) index.positionPostings(w).forEach((b, c) => { if (!b.isEmpty) byCost[c]!.push(b) })
-  }
-  if (rare.length > 0) {
-    wordMarks.stamp = grown(wordMarks.stamp, index.words.length)
-    const { stamp } = wordMarks
-    const generation = ++wordMarks.generation
-    for (const w of rare) stamp[w] = generation
-    const rareDocs = RoaringBitmap32.and(level, RoaringBitmap32.orMany(rare.map((w) => index.postings.get(w)).filter((b): b is Bitmap => b !== undefined)))
-    const rankLists: number[][] = Array.from({ length: R }, () => [])
-    const costLists: number[][] = Array.from({ length: C }, () => [])
-    const { data, start, end } = index.forward
-    const ids = rareDocs.toUint32Array()
-    for (let i = 0; i < ids.length; i++) {
-      // Out of time (`searchCutoffMs`): no split; the ranking that follows degrades the rest.
-      if ((i & 1023) === 1023 && expired()) return [level]
-      const docid = ids[i]!
-      let rank = R
-      let cost = C
-      for (let k = start[docid]!, to = end[docid]!; k < to; k += 2) {
-        if (stamp[data[k]!] !== generation) continue
-        const at = data[k + 1]!
-        const r = fieldRank[at >>> 16]!
-        if (r < rank) rank = r
-        if (byPosition) {
-          const c = FIRST_POSITION_COST[at & 0xffff]!
-          if (c < cost) cost = c
-        }
-      }
-      if (rank < R) rankLists[rank]!.push(docid)
-      if (cost < C) costLists[cost]!.push(docid)
-    }
-    rankLists.forEach((list, r) => { if (list.length > 0) byRank[r]!.push(new RoaringBitmap32(list)) })
-    costLists.forEach((list, c) => { if (list.length > 0) byCost[c]!.push(new RoaringBitmap32(list)) })
-  }
-  const out: Bitmap[] = []
-  let rest = level
-  let placed = 0
-  for (let r = 0; r < R && !rest.isEmpty && placed < need; r++) {
-    let inRank = RoaringBitmap32.and(rest, RoaringBitmap32.orMany(byRank[r]!))
-    if (inRank.isEmpty) continue
-    rest = RoaringBitmap32.andNot(rest, inRank)
-    for (let c = 0; c < C && !inRank.isEmpty && placed < need; c++) {
-      const part = RoaringBitmap32.and(inRank, RoaringBitmap32.orMany(byCost[c]!))
-      if (part.isEmpty) continue
-      out.push(part)
-      placed += part.size
-      inRank = RoaringBitmap32.andNot(inRank, part)
-    }
-    if (!inRank.isEmpty) {
-      out.push(inRank)
-      placed += inRank.size
-    }
-  }
-  // Beyond the window, or (if the records disagreed with the postings) in no part: after the others.
-  if (!rest.isEmpty) out.push(rest)
-  return out
-}
-
 /** Reusable buffers of the per-document costs (searches are synchronous). */
 const scratch = { costs: new Int32Array(1024), docids: new Uint32Array(256), kept: new Uint8Array(256) }
 
@@ -272,16 +139,20 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
   // The words rule first: rank bucket by bucket. Otherwise every candidate is ranked at once, each document
   // with the largest kept set it matches.
   let groups = wordsIndex <= 0 ? buckets : [{ docs: candidates, level: -1 }]
-  // Large single-term buckets are split by typo and field weight first (see `splitSingleTerm`).
+  // Large buckets are split into rank-ordered parts first (bucket-split.ts): a single term's by typo, field weight
+  // and position; adjacent terms' by typo and proximity (when no threshold needs every document measured anyway).
   if (wordsIndex === 0 && input.index && !input.verify) {
     const index = input.index
+    const expired = () => input.now() > input.deadline
     let before = 0
     groups = groups.flatMap((bucket) => {
       const kept = levels[bucket.level]!
       const need = want - before
       before += bucket.docs.size
-      if (kept.length !== 1 || bucket.docs.size < SPLIT_MIN_DOCS || (need <= 0 && threshold === null)) return [bucket]
-      const parts = splitSingleTerm(ctx, index, kept[0]!, bucket.docs, threshold === null ? need : Infinity, () => input.now() > input.deadline)
+      if (bucket.docs.size < SPLIT_MIN_DOCS || (need <= 0 && threshold === null)) return [bucket]
+      const parts = kept.length === 1
+        ? splitSingleTerm(ctx, index, kept[0]!, bucket.docs, threshold === null ? need : Infinity, expired)
+        : threshold === null ? splitAdjacentTerms(ctx, index, kept, bucket.docs, matcher.byAttribute, expired) : null
       return parts ? parts.map((docs) => ({ docs, level: bucket.level })) : [bucket]
     })
   }

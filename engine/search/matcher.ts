@@ -19,9 +19,11 @@
  * allocates nothing; score details (objects) are built only for the hits returned.
  */
 import type { ForwardRecords } from '../inverted/forward.js'
+import type { Bitmap } from '../inverted/index.js'
 import { grown } from '../util/typed.js'
 import { positionCost } from '../inverted/positions.js'
 import { phraseAt, phraseConditions, type PhraseCondition, type QueryPlan, type Term } from './terms.js'
+import { keptInfo, type KeptInfo } from './kept-info.js'
 import {
   C_EXACT_TYPE, C_FID, C_FID_MAX, C_MISSING, C_POS, C_POS_MAX, C_PROX, C_PROX_MAX, C_SKIPPED, C_TYPO, C_TYPO_MAX,
   C_WORDS_MAX, EXACT_MATCH, MATCHES_START, NO_EXACT_MATCH,
@@ -46,26 +48,8 @@ function growLookup(size: number): void {
   lookup.slot = grown(lookup.slot, size)
 }
 
-interface PhraseEntry { term: number; words: (number | null)[]; conditions: PhraseCondition[]; first: number; last: number; typo: number; exact: boolean }
-
-/** The constants of one set of kept terms (the words rule's bucket). */
-interface KeptInfo {
-  /** Per term index: 1 when kept. */
-  mask: Uint8Array
-  /** The kept terms' indexes, in query order. */
-  keptIndex: Int32Array
-  /** Per term index: its query position and word count. */
-  keptPosition: Int32Array
-  keptWords: Int32Array
-  /** Adjacent pairs of kept terms (query order): left term, right term, left word count (the proximity maximum is 3 per pair: `pairs.length`). */
-  pairs: number[]
-  typoMax: number
-  fidMax: number
-  posMax: number
-  wordsMax: number
-  /** Whether the kept terms can make an exact attribute (the query's own words from the first term, no gap). */
-  exactEligible: boolean
-}
+/** A phrase derivation; `docids`: the documents holding it in any field (settled when the query was planned). */
+interface PhraseEntry { term: number; words: (number | null)[]; conditions: PhraseCondition[]; first: number; last: number; typo: number; exact: boolean; docids: Bitmap }
 
 /**
  * Finds every term's occurrences in one document at a time. After `load(docid)`, occurrence `i < n` is
@@ -100,8 +84,10 @@ export class Matcher {
   private readonly minWeight: Int32Array
   private readonly minPos: Int32Array
   private readonly exactFound: Uint8Array
+  /** Scratch of `pairCost`. */
+  private rights = new Int32Array(64)
 
-  constructor(private readonly plan: QueryPlan, private readonly forward: ForwardRecords, private readonly byAttribute = false) {
+  constructor(private readonly plan: QueryPlan, private readonly forward: ForwardRecords, readonly byAttribute = false) {
     lookup.generation = (lookup.generation + 1) >>> 0
     this.generation = lookup.generation
     for (const word of lookup.words) lookup.bits[word >>> 5] = 0
@@ -119,7 +105,7 @@ export class Matcher {
       for (const p of t.phrases) {
         const first = p.words.find((w) => w !== null) ?? -1
         const last = p.words.findLast((w) => w !== null) ?? -1
-        this.phrases.push({ term: t.index, words: p.words, conditions: phraseConditions(p.words), first, last, typo: p.typo, exact: p.exact })
+        this.phrases.push({ term: t.index, words: p.words, conditions: phraseConditions(p.words), first, last, typo: p.typo, exact: p.exact, docids: p.docids })
       }
     }
     growLookup(maxWord + 1)
@@ -220,9 +206,12 @@ export class Matcher {
       }
     }
     this.n = n
-    // A phrase must hold within the searched fields.
+    // A phrase must hold within the searched fields. Its documents were found when the query was planned: only a
+    // restriction to some fields needs the record checked again (a phrase of frequent words, such as a split
+    // word, is in most records, and checking each cost as much as the scan above).
     for (const p of this.phrases) {
-      if (!phraseAt(data, from, to, p.words, this.byAttribute, p.conditions, allowed)) continue
+      if (!p.docids.has(docid)) continue
+      if (allowed !== null && !phraseAt(data, from, to, p.words, this.byAttribute, p.conditions, allowed)) continue
       const flags = p.exact ? EXACT : 0
       for (let k = from; k < to; k += 2) {
         const at = data[k + 1]!
@@ -249,38 +238,7 @@ export class Matcher {
 
   info(kept: readonly Term[]): KeptInfo {
     let info = this.keptInfo.get(kept)
-    if (!info) {
-      const { plan } = this
-      const mask = new Uint8Array(plan.terms.length)
-      for (const t of kept) mask[t.index] = 1
-      const pairs: number[] = []
-      for (let i = 0; i + 1 < kept.length; i++) {
-        const a = kept[i]!
-        const b = kept[i + 1]!
-        // Only terms adjacent in the query are scored (a dropped word, stop word or hard separator breaks the chain).
-        if (b.position === a.position + a.wordCount) pairs.push(a.index, b.index, a.wordCount)
-      }
-      let wordsMax = 0
-      for (const t of kept) wordsMax += t.wordCount
-      let exactEligible = kept.length > 0 && kept[0]!.index === 0
-      for (let i = 0; i < kept.length && exactEligible; i++) if (kept[i]!.index !== i || !kept[i]!.originalIndexed) exactEligible = false
-      const keptPosition = new Int32Array(plan.terms.length)
-      const keptWords = new Int32Array(plan.terms.length)
-      for (const t of kept) { keptPosition[t.index] = t.position; keptWords[t.index] = t.wordCount }
-      info = {
-        mask,
-        keptIndex: Int32Array.from(kept, (t) => t.index),
-        keptPosition,
-        keptWords,
-        pairs,
-        typoMax: maxTypoCost(plan, kept),
-        fidMax: plan.maxWeight * wordsMax,
-        posMax: 10 * kept.length,
-        wordsMax,
-        exactEligible,
-      }
-      this.keptInfo.set(kept, info)
-    }
+    if (!info) this.keptInfo.set(kept, (info = keptInfo(this.plan, kept)))
     return info
   }
 
@@ -356,13 +314,18 @@ export class Matcher {
     const { n, term, typo, flags, at, span, minTypo } = this
     const lt = minTypo[left]!
     const rt = minTypo[right]!
+    // The right term's occurrences that count, gathered once (a document's query words can be many).
+    const rights = (this.rights = grown(this.rights, n, 0))
+    let r = 0
+    for (let j = 0; j < n; j++) if (term[j] === right && typo[j] === rt && (flags[j]! & ROLE_LAST) === 0) rights[r++] = j
+    if (r === 0) return 3
     let min = 3
     for (let i = 0; i < n; i++) {
       if (term[i] !== left || typo[i] !== lt || (flags[i]! & ROLE_FIRST) !== 0) continue
       const la = at[i]!
       const lastWord = (flags[i]! & ROLE_LAST) !== 0
-      for (let j = 0; j < n; j++) {
-        if (term[j] !== right || typo[j] !== rt || (flags[j]! & ROLE_LAST) !== 0) continue
+      for (let k = 0; k < r; k++) {
+        const j = rights[k]!
         const ra = at[j]!
         if (la >>> 16 !== ra >>> 16) continue
         if (this.byAttribute) return 0
@@ -404,20 +367,4 @@ export class Matcher {
     }
     return result
   }
-}
-
-/** The most expensive typo path through the kept terms: each term alone, or an ngram for consecutive kept terms. */
-function maxTypoCost(plan: QueryPlan, kept: readonly Term[]): number {
-  const best = new Array<number>(kept.length + 1).fill(0)
-  for (let i = 1; i <= kept.length; i++) {
-    const t = kept[i - 1]!
-    best[i] = best[i - 1]! + (t.isPhrase ? 0 : t.maxTypo)
-    for (const g of plan.ngrams) {
-      const first = i - g.n
-      if (first < 0 || kept[first]!.index !== g.start) continue
-      if (!kept.slice(first, i).every((x, k) => x.index === g.start + k)) continue
-      best[i] = Math.max(best[i]!, best[first]! + g.maxTypo)
-    }
-  }
-  return best[kept.length]!
 }

@@ -123,16 +123,17 @@ function prefixDocids(index: InvertedIndex, prefix: string, words: readonly stri
     cache.set(prefix, cached)
     return cached
   }
-  const bitmaps: Bitmap[] = []
+  const ids: number[] = []
   const add = (word: string) => {
-    const b = index.docids(word)
-    if (b) bitmaps.push(b)
+    const id = index.wordIds.get(word)
+    if (id !== undefined) ids.push(id)
   }
   if (words) words.forEach(add)
   else index.dictionary.forEachWithPrefix(prefix, add)
-  cached = bitmaps.length === 0 ? new RoaringBitmap32() : bitmaps.length === 1 ? bitmaps[0]! : RoaringBitmap32.orMany(bitmaps)
+  const union = index.postings.union(ids)
+  cached = union.docids
   // Only unions of many words are worth keeping (milli keeps prefix postings for prefixes of many words too).
-  if (bitmaps.length >= PREFIX_CACHE_MIN_WORDS) {
+  if (union.words >= PREFIX_CACHE_MIN_WORDS) {
     if (cache.size >= PREFIX_CACHE_SIZE) cache.delete(cache.keys().next().value!)
     cache.set(prefix, cached)
   }

@@ -12,6 +12,7 @@ import { WriteBuffer, encodeWrites } from './wire.js'
 import { COLUMNS, type Column, type WriteOp } from './columns.js'
 import { siblingModule } from '../util/module-path.js'
 import { copyColumns } from './checkpoint.js'
+import { allColumnOptions } from './tuning.js'
 
 export { COLUMNS, type Column, type WriteOp } from './columns.js'
 export { WriteBuffer } from './wire.js'
@@ -21,11 +22,6 @@ export { encode, decode } from './codec.js'
 const require = createRequire(import.meta.url)
 const { RocksLevel } = require('@nxtedition/rocksdb')
 
-/**
- * RocksDB options per column (the rest keep the binding's defaults: an 8 MB block cache each). Search returns
- * documents read at random: a larger cache of uncompressed blocks saves decompressing them on every hit.
- */
-const COLUMN_OPTIONS: Partial<Record<Column, Record<string, unknown>>> = { documents: { cacheSize: 32 << 20 } }
 
 export interface ScanOptions {
   gte?: Uint8Array
@@ -97,6 +93,7 @@ export class Store {
     writer.on('exit', () => { this.writerDead ??= new Error('storage writer stopped'); this.failAll(this.writerDead) })
   }
 
+  /** Open (creating it if needed) the database of a data directory; RocksDB's memory is bounded as tuning.ts says. */
   static async open(path: string): Promise<Store> {
     mkdirSync(path, { recursive: true })
     const db = new RocksLevel(join(path, 'db'), { keyEncoding: 'buffer', valueEncoding: 'buffer' })
@@ -104,7 +101,7 @@ export class Store {
       createIfMissing: true,
       createMissingColumnFamilies: true,
       infoLogLevel: 'error',
-      columns: Object.fromEntries(COLUMNS.map((c) => [c, COLUMN_OPTIONS[c] ?? {}])),
+      columns: allColumnOptions(),
     })
     const writer = new Worker(siblingModule(import.meta.url, './writer'), { workerData: { handle: db.handle } })
     writer.unref()
@@ -160,7 +157,7 @@ export class Store {
   async checkpoint(dir: string, edits: readonly WriteOp[] = []): Promise<void> {
     if (this.closed) throw new Error('storage is closed')
     const views = await this.frozen(() => COLUMNS.map((c) => this.db.iterator({ column: this.column(c), keys: true, values: true })))
-    await copyColumns(views, join(dir, 'db'), COLUMN_OPTIONS, edits)
+    await copyColumns(views, join(dir, 'db'), allColumnOptions(), edits)
   }
 
   /** Run `take` once no commit is in flight, holding new ones back until it returned. */

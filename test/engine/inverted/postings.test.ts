@@ -39,7 +39,7 @@ t.test('many words in the arena, changed and compacted, keep their own ids', asy
   for (let w = 0; w < 2000; w++) {
     const ids = range(w, 1 + (w % 7))
     model.set(w, ids)
-    p.adopt(w, new RoaringBitmap32(ids))
+    p.set(w, new RoaringBitmap32(ids))
   }
   for (let w = 0; w < 2000; w += 3) {
     const ids = w % 2 === 0 ? range(w + 1, 2) : range(w, SMALL_POSTING + 10)
@@ -50,4 +50,18 @@ t.test('many words in the arena, changed and compacted, keep their own ids', asy
   let wrong = 0
   for (const [w, ids] of model) if (JSON.stringify(p.get(w)?.toArray()) !== JSON.stringify(ids) || p.size(w) !== ids.length) wrong++
   t.equal(wrong, 0)
+})
+
+t.test('the union of small and large postings, and how many of the words are in a document', async (t) => {
+  const p = new Postings()
+  p.set(1, new RoaringBitmap32([3, 9]))
+  p.set(2, new RoaringBitmap32([9, 12]))
+  const big = range(100, SMALL_POSTING + 5)
+  p.set(3, new RoaringBitmap32(big))
+  const all = p.union([1, 2, 3, 4, 99])
+  t.same(all.docids.toArray(), [3, 9, 12, ...big])
+  t.equal(all.words, 3, 'words without documents do not count')
+  t.same(p.union([2]).docids.toArray(), [9, 12])
+  t.equal(p.union([]).docids.size, 0)
+  t.equal(p.union([5]).words, 0)
 })
