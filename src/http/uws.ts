@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import type { HttpAdapter, Handler, Listening, Request } from './types.js'
 import { STATUS_TEXT } from './types.js'
 import { ChunkQueue } from './chunk-queue.js'
+import { FRAMING_STATUS, framingFault } from './framing.js'
 
 type Uws = typeof import('uWebSockets.js')
 
@@ -32,6 +33,10 @@ export function uwsAdapter(uws: Uws): HttpAdapter {
         const headers = new Map<string, string>()
         req.forEach((k, v) => headers.set(k, headers.has(k) ? `${headers.get(k)}, ${v}` : v))
         const method = req.getCaseSensitiveMethod().toUpperCase()
+        if (framingFault(headers) !== null) {
+          res.cork(() => res.writeStatus(`${FRAMING_STATUS} ${STATUS_TEXT[FRAMING_STATUS]}`).end('', true))
+          return
+        }
         const body = new ChunkQueue(
           () => { if (!done) { paused = true; res.pause() } },
           () => { if (!done) { paused = false; res.resume() } },
@@ -64,7 +69,12 @@ export function uwsAdapter(uws: Uws): HttpAdapter {
             res.writeStatus(`${response.status} ${STATUS_TEXT[response.status] ?? ''}`)
             for (const [k, v] of Object.entries(response.headers ?? {})) res.writeHeader(k, v)
             if (unread) res.writeHeader('connection', 'close')
-            if (response.body === undefined) res.endWithoutBody(0)
+            // HEAD: the headers GET would send, never a body (one would be read as the next response). This uWS
+            // build drops the connection on endWithoutBody(n > 0), so the length goes as a header of our own.
+            if (method === 'HEAD') {
+              res.writeHeader('content-length', String(bodyLength(response.body)))
+              res.endWithoutBody()
+            } else if (response.body === undefined) res.endWithoutBody(0)
             else res.end(response.body)
           })
         }, (err) => {
@@ -88,4 +98,8 @@ export function uwsAdapter(uws: Uws): HttpAdapter {
       })
     },
   }
+}
+
+function bodyLength(body: string | Uint8Array | undefined): number {
+  return body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
 }
