@@ -1,0 +1,25 @@
+/**
+ * `npm run chaos -- <crash|fuzz|load> [options]`: the harnesses that hammer Tessera's promises (see the README,
+ * "Guarantees and how they are tested"). Each prints its seed and its figures and exits non-zero on a failure.
+ */
+import { crashStorm } from './crash.js'
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name)
+  return i < 0 ? undefined : args[i + 1]
+}
+
+async function main(): Promise<boolean> {
+  const [command, ...args] = process.argv.slice(2)
+  const quick = args.includes('--quick')
+  const seed = Number(option(args, '--seed') ?? Math.floor(Math.random() * 2 ** 31))
+  switch (command) {
+    case 'crash':
+      return crashStorm({ kills: Number(option(args, '--kills') ?? (quick ? 20 : 200)), seed, keep: args.includes('--keep') })
+    default:
+      console.error('usage: npm run chaos -- crash [--quick] [--kills N] [--seed S] [--keep]')
+      return false
+  }
+}
+
+main().then((ok) => process.exit(ok ? 0 : 1), (err) => { console.error(err); process.exit(1) })
