@@ -3,6 +3,7 @@
  * "Guarantees and how they are tested"). Each prints its seed and its figures and exits non-zero on a failure.
  */
 import { crashStorm } from './crash.js'
+import { fuzz } from './fuzz.js'
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name)
@@ -16,8 +17,15 @@ async function main(): Promise<boolean> {
   switch (command) {
     case 'crash':
       return crashStorm({ kills: Number(option(args, '--kills') ?? (quick ? 20 : 200)), seed, keep: args.includes('--keep') })
+    case 'fuzz': {
+      const replay = option(args, '--replay')
+      return fuzz({ seconds: Number(option(args, '--seconds') ?? (quick ? 60 : 600)), seed, replay: replay === undefined ? null : Number(replay) })
+    }
     default:
-      console.error('usage: npm run chaos -- crash [--quick] [--kills N] [--seed S] [--keep]')
+      console.error([
+        'usage: npm run chaos -- crash [--quick] [--kills N] [--seed S] [--keep]',
+        '       npm run chaos -- fuzz [--quick] [--seconds N] [--seed S] [--replay I]',
+      ].join('\n'))
       return false
   }
 }
