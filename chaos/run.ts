@@ -4,6 +4,7 @@
  */
 import { crashStorm } from './crash.js'
 import { fuzz } from './fuzz.js'
+import { DEFAULT_HOGS, loadRun } from './load.js'
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name)
@@ -21,10 +22,13 @@ async function main(): Promise<boolean> {
       const replay = option(args, '--replay')
       return fuzz({ seconds: Number(option(args, '--seconds') ?? (quick ? 60 : 600)), seed, replay: replay === undefined ? null : Number(replay) })
     }
+    case 'load':
+      return loadRun({ runs: Number(option(args, '--runs') ?? 3), hogs: Number(option(args, '--hogs') ?? DEFAULT_HOGS) })
     default:
       console.error([
         'usage: npm run chaos -- crash [--quick] [--kills N] [--seed S] [--keep]',
         '       npm run chaos -- fuzz [--quick] [--seconds N] [--seed S] [--replay I]',
+        '       npm run chaos -- load [--runs N] [--hogs N]',
       ].join('\n'))
       return false
   }
