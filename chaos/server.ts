@@ -44,14 +44,14 @@ export async function postJson(url: string, body: unknown): Promise<{ status: nu
   return { status: res.status, body: await res.json().catch(() => null) }
 }
 
-/** Every task, oldest first. */
-export async function allTasks(url: string): Promise<any[]> {
+/** Every task with a uid above `afterUid`, oldest first. */
+export async function tasksAfter(url: string, afterUid: number): Promise<any[]> {
   const out: any[] = []
   let from: number | null = null
   for (;;) {
     const page: any = await getJson(`${url}/tasks?limit=1000${from === null ? '' : `&from=${from}`}`)
-    out.push(...page.results)
-    if (page.next === null || page.next === undefined) break
+    out.push(...page.results.filter((t: any) => t.uid > afterUid))
+    if (page.next === null || page.next === undefined || page.next <= afterUid) break
     from = page.next
   }
   return out.reverse()

@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { apply, cloneIndex, docsKey, emptyIndex, probeCount, tagCounts, taskType, PROBE_WORD, type Doc, type IndexState, type Operation } from './model.js'
 import type { ClientRecord } from './workload.js'
-import { allTasks, getJson, postJson } from './server.js'
+import { getJson, postJson, tasksAfter } from './server.js'
 
 export interface Owner { client: number; indexes: string[] }
 
@@ -68,7 +68,8 @@ function ownerOfTask(ledger: Ledger, task: any): Owner | undefined {
  */
 export async function verifyRound(url: string, dbPath: string, ledger: Ledger, records: ClientRecord[], snapshot: Map<string, Observed>): Promise<string[]> {
   const failures: string[] = []
-  const tasks = await allTasks(url)
+  // Every task up to the last round's highest uid was verified then; this round's all lie above it.
+  const tasks = await tasksAfter(url, ledger.maxUid)
   const byUid = new Map<number, any>()
   for (const t of tasks) {
     if (byUid.has(t.uid)) failures.push(`task ${t.uid} listed twice`)
