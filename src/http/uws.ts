@@ -7,6 +7,9 @@ import { FRAMING_STATUS, framingFault } from './framing.js'
 
 type Uws = typeof import('uWebSockets.js')
 
+/** uWS's `ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT`. */
+const EXCLUSIVE_PORT = 1
+
 /** Load uWebSockets.js, or explain why it cannot run here (it is built for one Node ABI). */
 export function loadUws(): { uws: Uws } | { error: string } {
   try {
@@ -85,12 +88,15 @@ export function uwsAdapter(uws: Uws): HttpAdapter {
         })
       })
       return new Promise((resolve, reject) => {
-        app.listen(host, port, (socket) => {
+        // An exclusive port (LIBUS_LISTEN_EXCLUSIVE_PORT): uWS otherwise sets SO_REUSEPORT, and a second server
+        // started on a port in use would share it silently, the kernel spreading connections over both.
+        const listen = app.listen as unknown as (host: string, port: number, options: number, cb: (socket: unknown) => void) => void
+        listen.call(app, host, port, EXCLUSIVE_PORT, (socket) => {
           if (!socket) return reject(new Error(`cannot listen on ${host}:${port}`))
           resolve({
-            port: uws.us_socket_local_port(socket),
+            port: uws.us_socket_local_port(socket as Parameters<Uws['us_socket_local_port']>[0]),
             close: async () => {
-              uws.us_listen_socket_close(socket)
+              uws.us_listen_socket_close(socket as Parameters<Uws['us_listen_socket_close']>[0])
               ;(app as unknown as { close?: () => void }).close?.()
             },
           })
