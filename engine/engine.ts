@@ -10,6 +10,7 @@ import { Scheduler } from './scheduler/scheduler.js'
 import type { BatchLimits } from './scheduler/selection.js'
 import type { WorkerPool } from './pool/index.js'
 import { Features } from './features/index.js'
+import { NetworkConfig } from './network/index.js'
 import { DocumentStore } from './documents/store.js'
 import { InvertedStore } from './inverted/index.js'
 import { PayloadFiles } from './payload/files.js'
@@ -17,6 +18,8 @@ import { FacetStore } from './facets/index.js'
 import { indexNotFound } from './errors/index.js'
 import { PublishedSettings } from './settings/published.js'
 import { recover } from './recovery.js'
+import { VectorStore } from './vectors/store.js'
+import { join } from 'node:path'
 
 export type Log = (msg: string, level?: 'INFO' | 'ERROR') => void
 
@@ -31,6 +34,10 @@ export interface EngineOptions {
   maxTasks?: number
   /** How large one batch may grow (tasks, payload bytes). */
   batchLimits?: BatchLimits
+  /** Where dumps and snapshots are written, and the version dumps name (see SchedulerOptions). */
+  dumpDir?: string
+  snapshotDir?: string
+  dbVersion?: string
 }
 
 export class Engine {
@@ -48,7 +55,11 @@ export class Engine {
     readonly facets: FacetStore,
     /** Each index's settings as last published (read by every search). */
     readonly settings: PublishedSettings,
+    /** Vectors per index and embedder, with their graphs. */
+    readonly vectors: VectorStore,
     readonly log: Log,
+    /** The other instances this one knows (`/network`), persisted. */
+    readonly network: NetworkConfig,
   ) {}
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -60,12 +71,14 @@ export class Engine {
     const payloads = new PayloadFiles(options.path, store)
     await recover({ store, queue, catalog, documents, payloads, log })
     const features = await Features.load(store)
+    const network = await NetworkConfig.load(store)
     const inverted = new InvertedStore(store)
     const facets = new FacetStore({ scan: (id) => documents.scan(id), version: (id) => documents.state(id) })
-    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, batchLimits: options.batchLimits, log })
+    const vectors = new VectorStore(store, join(options.path, 'vectors'))
+    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, vectors, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
-    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, log)
+    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network)
     scheduler.wake()
     return engine
   }
@@ -79,6 +92,7 @@ export class Engine {
 
   async close(): Promise<void> {
     await this.scheduler.stop()
+    this.vectors.save(true)
     await this.store.close()
   }
 }

@@ -38,3 +38,6 @@ export { updateSettings } from './operations/update-settings.js'
 export { search } from './operations/search.js'
 export { facetSearch } from './operations/facet-search.js'
 export { multiSearch } from './operations/multi-search.js'
+
+export { createDump, importDump, BadDump, DEFAULT_DUMP_DIR, type DumpImportOptions } from './dumps/index.js'
+export { createSnapshot, importSnapshot, snapshotName, DEFAULT_SNAPSHOT_DIR } from './snapshots/index.js'

@@ -27,6 +27,20 @@ export interface Config {
   preview: boolean
   /** Test hook (env `TESSERA_TEST_BATCH_DELAY_MS` only): hold each batch in `processing` this long. */
   testBatchDelayMs: number
+  /** Where `POST /dumps` writes `<dumpUid>.dump`. */
+  dumpDir: string
+  /** A dump to build the database from at start (only when the database does not exist yet). */
+  importDump: string | null
+  ignoreMissingDump: boolean
+  ignoreDumpIfDbExists: boolean
+  /** Where `POST /snapshots` writes `<db-name>.snapshot`. */
+  snapshotDir: string
+  /** Seconds between scheduled snapshots; null: none. */
+  scheduleSnapshot: number | null
+  /** A snapshot to start from (only when the database does not exist yet). */
+  importSnapshot: string | null
+  ignoreMissingSnapshot: boolean
+  ignoreSnapshotIfDbExists: boolean
 }
 
 interface OptionSpec {
@@ -36,6 +50,8 @@ interface OptionSpec {
   default: string
   /** A switch: given without a value (`--no-preview`) or as `--no-preview=false`; its variable takes true, false, 1 or 0. */
   switch?: true
+  /** The value may be left out (`--schedule-snapshot` alone): it is then `true`. */
+  optionalValue?: true
 }
 
 export const OPTIONS: OptionSpec[] = [
@@ -51,6 +67,15 @@ export const OPTIONS: OptionSpec[] = [
   { flag: 'log-level', value: 'LEVEL', default: 'INFO', help: `One of ${LOG_LEVELS.join(', ')}.` },
   { flag: 'http-adapter', value: 'uws|node', default: 'uws', help: 'HTTP server: uWebSockets.js, or node:http (also the fallback where uWS cannot load).' },
   { flag: 'no-preview', value: '', switch: true, default: 'false', help: 'Do not serve the search preview page at / (it is never served with --env production).' },
+  { flag: 'dump-dir', value: 'DIR', default: 'dumps/', help: 'Directory where POST /dumps writes its dumps (`<dumpUid>.dump`, Meilisearch\'s v6 format).' },
+  { flag: 'import-dump', value: 'FILE', default: 'none', help: 'Build the database from this dump (v6, from Meilisearch or Tessera) before starting. Refused when the database already exists.' },
+  { flag: 'ignore-missing-dump', value: '', switch: true, default: 'false', help: 'Start without importing when the --import-dump file does not exist (instead of failing).' },
+  { flag: 'ignore-dump-if-db-exists', value: '', switch: true, default: 'false', help: 'Start on the existing database, ignoring --import-dump, when the database already exists (instead of failing).' },
+  { flag: 'snapshot-dir', value: 'DIR', default: 'snapshots/', help: 'Directory where snapshots are written (`<db-name>.snapshot`, a gzipped tar of the data directory).' },
+  { flag: 'schedule-snapshot', value: 'SECONDS', optionalValue: true, default: 'disabled; 86400 when given without a value', help: 'Register a snapshot task every SECONDS seconds (`false` disables it).' },
+  { flag: 'import-snapshot', value: 'FILE', default: 'none', help: 'Start from this snapshot (unpacked as the database). Refused when the database already exists.' },
+  { flag: 'ignore-missing-snapshot', value: '', switch: true, default: 'false', help: 'Start without importing when the --import-snapshot file does not exist (instead of failing).' },
+  { flag: 'ignore-snapshot-if-db-exists', value: '', switch: true, default: 'false', help: 'Start on the existing database, ignoring --import-snapshot, when the database already exists (instead of failing).' },
   { flag: 'config', value: 'FILE', default: 'one `users` collection, development secret', help: 'Auth config module (.js, .mjs, .ts or .json) whose default export sets the secret, collections and email of /api. Production requires one with a secret.' },
 ]
 
@@ -69,7 +94,7 @@ const envName = (flag: string) => 'TESSERA_' + flag.toUpperCase().replace(/-/g, 
 export function helpText(): string {
   const lines = ['Usage: tessera [options]', '       tessera bench [bench options]   (the benchmark suite: tessera bench --help)', '', 'A search engine with a Meilisearch-compatible HTTP API.', '', 'Options:']
   for (const o of OPTIONS) {
-    lines.push(o.switch ? `  --${o.flag}` : `  --${o.flag} <${o.value}>`)
+    lines.push(o.switch ? `  --${o.flag}` : o.optionalValue ? `  --${o.flag} [<${o.value}>]` : `  --${o.flag} <${o.value}>`)
     lines.push(`      ${o.help}`)
     lines.push(`      [default: ${o.default}] [env: ${envName(o.flag)}]`)
   }
@@ -99,6 +124,18 @@ function parseAddr(text: string): { host: string; port: number } {
 /** Values a switch takes from the command line (`--no-preview=false`) or its environment variable. */
 const SWITCH_VALUES = new Map([['true', true], ['false', false], ['1', true], ['0', false]])
 
+/** Meilisearch's default interval of scheduled snapshots: a day. */
+export const DEFAULT_SNAPSHOT_INTERVAL_SECONDS = 86_400
+
+/** `--schedule-snapshot`: absent or `false` → none; `true` (or no value) → a day; else whole seconds from 1. */
+function parseSchedule(text: string | undefined): number | null {
+  if (text === undefined || text.toLowerCase() === 'false') return null
+  if (text.toLowerCase() === 'true' || text === '') return DEFAULT_SNAPSHOT_INTERVAL_SECONDS
+  const seconds = Number(text)
+  if (!Number.isInteger(seconds) || seconds < 1) throw new ConfigError(`invalid --schedule-snapshot \`${text}\`: expected a whole number of seconds from 1, true or false`)
+  return seconds
+}
+
 export type ParsedArgs = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; config: Config }
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ParsedArgs {
@@ -112,7 +149,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     const flag = eq > 0 ? arg.slice(2, eq) : arg.slice(2)
     const spec = OPTIONS.find((o) => o.flag === flag)
     if (!spec) throw new ConfigError(`unknown option \`--${flag}\` (see --help)`)
-    let value: string | undefined = eq > 0 ? arg.slice(eq + 1) : spec.switch ? 'true' : argv[++i]
+    const bare = spec.switch || (spec.optionalValue && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')))
+    let value: string | undefined = eq > 0 ? arg.slice(eq + 1) : bare ? 'true' : argv[++i]
     if (value === undefined) throw new ConfigError(`option \`--${flag}\` needs a value`)
     given.set(flag, value)
   }
@@ -146,8 +184,15 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const batchedText = get('experimental-max-number-of-batched-tasks')
   const maxBatchedTasks = batchedText === undefined ? 10_000 : Number(batchedText)
   if (!Number.isInteger(maxBatchedTasks) || maxBatchedTasks < 1) throw new ConfigError(`invalid --experimental-max-number-of-batched-tasks \`${batchedText}\`: expected a whole number from 1`)
-  const noPreview = SWITCH_VALUES.get((get('no-preview') ?? 'false').toLowerCase())
-  if (noPreview === undefined) throw new ConfigError(`invalid --no-preview \`${get('no-preview')}\`: expected true or false`)
+  const switchOn = (flag: string): boolean => {
+    const on = SWITCH_VALUES.get((get(flag) ?? 'false').toLowerCase())
+    if (on === undefined) throw new ConfigError(`invalid --${flag} \`${get(flag)}\`: expected true or false`)
+    return on
+  }
+  const noPreview = switchOn('no-preview')
+  const importDump = get('import-dump') ?? null
+  const importSnapshot = get('import-snapshot') ?? null
+  if (importDump !== null && importSnapshot !== null) throw new ConfigError('--import-dump and --import-snapshot cannot be used together')
   const delay = Number(env.TESSERA_TEST_BATCH_DELAY_MS ?? 0)
   return {
     kind: 'run',
@@ -166,6 +211,15 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       maxBatchedTasks,
       preview: envValue === 'development' && !noPreview,
       testBatchDelayMs: Number.isFinite(delay) && delay > 0 ? delay : 0,
+      dumpDir: get('dump-dir') ?? 'dumps/',
+      importDump,
+      ignoreMissingDump: switchOn('ignore-missing-dump'),
+      ignoreDumpIfDbExists: switchOn('ignore-dump-if-db-exists'),
+      snapshotDir: get('snapshot-dir') ?? 'snapshots/',
+      scheduleSnapshot: parseSchedule(get('schedule-snapshot')),
+      importSnapshot,
+      ignoreMissingSnapshot: switchOn('ignore-missing-snapshot'),
+      ignoreSnapshotIfDbExists: switchOn('ignore-snapshot-if-db-exists'),
     },
   }
 }

@@ -2,6 +2,7 @@
 import { ConfigError, helpText, parseArgs } from './config.js'
 import { createLogger } from './log.js'
 import { startServer } from './server.js'
+import { StartupError } from './data-dir.js'
 import { VERSION } from './version.js'
 
 async function main(): Promise<void> {
@@ -19,7 +20,16 @@ async function main(): Promise<void> {
   if (parsed.kind === 'version') { process.stdout.write(`tessera ${VERSION.pkgVersion}\n`); return }
   const { config } = parsed
   const log = createLogger(config.logLevel)
-  const server = await startServer(config, log)
+  let server
+  try {
+    server = await startServer(config, log)
+  } catch (err) {
+    if (err instanceof StartupError) {
+      process.stderr.write(`error: ${err.message}\n`)
+      process.exit(1)
+    }
+    throw err
+  }
   const host = server.host.includes(':') ? `[${server.host}]` : server.host
   // Tests and scripts read this line to find the port (with --http-addr HOST:0).
   process.stdout.write(`Tessera listening on http://${host}:${server.port} (adapter ${server.adapter}, data in ${config.dbPath})\n`)

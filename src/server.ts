@@ -10,6 +10,9 @@ import { loadUws, uwsAdapter } from './http/uws.js'
 import { nodeAdapter } from './http/node.js'
 import type { HttpAdapter } from './http/types.js'
 import { AuthService, loadAuthConfig } from './auth/index.js'
+import { createSnapshot } from '../engine/index.js'
+import { prepareDataDir } from './data-dir.js'
+import { VERSION } from './version.js'
 
 export interface RunningServer {
   port: number
@@ -36,7 +39,22 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   }
   const authConfig = await loadAuthConfig({ configPath: config.authConfigPath, env: config.env, masterKey: config.masterKey, log })
   const pool = createWorkerPool(config.maxIndexingThreads)
-  const engine = await Engine.open({ path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), batchDelayMs: config.testBatchDelayMs, batchLimits: { maxTasks: config.maxBatchedTasks, maxBytes: config.batchedTasksTotalSize } })
+  try {
+    await prepareDataDir(config, log, pool)
+  } catch (err) {
+    await pool.close()
+    throw err
+  }
+  const engine = await Engine.open({
+    path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), batchDelayMs: config.testBatchDelayMs,
+    batchLimits: { maxTasks: config.maxBatchedTasks, maxBytes: config.batchedTasksTotalSize },
+    dumpDir: resolve(config.dumpDir), snapshotDir: resolve(config.snapshotDir), dbVersion: VERSION.pkgVersion,
+  })
+  // Scheduled snapshots are ordinary snapshot tasks, registered on a timer.
+  const snapshots = config.scheduleSnapshot === null ? null : setInterval(() => {
+    createSnapshot(engine).catch((err) => log.error(`scheduled snapshot: ${(err as Error).message}`))
+  }, config.scheduleSnapshot * 1000)
+  snapshots?.unref()
   const keys = await KeyStore.open(engine.store, config.masterKey)
   const collections = new AuthService({ config: authConfig, store: engine.store, log, bodyLimit: config.httpPayloadSizeLimit })
   const adapter = chooseAdapter(config.httpAdapter, log)
@@ -49,6 +67,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     engine,
     close() {
       closing ??= (async () => {
+        if (snapshots) clearInterval(snapshots)
         await listening.close()
         collections.close()
         await engine.close()

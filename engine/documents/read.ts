@@ -30,8 +30,13 @@ export interface DocumentPage {
   total: number
 }
 
-export function shape(doc: Document, fields: string[] | null, retrieveVectors: boolean): Document {
-  const withOrWithout = withVectors(doc, retrieveVectors)
+/**
+ * A document as the documents routes show it. `stored`: the vector store's `_vectors` of the document (laid over the
+ * document's own entries when `retrieveVectors`).
+ */
+export function shape(doc: Document, fields: string[] | null, retrieveVectors: boolean, stored?: Record<string, unknown>): Document {
+  let withOrWithout = withVectors(doc, retrieveVectors)
+  if (retrieveVectors && stored) withOrWithout = { ...withOrWithout, _vectors: { ...((withOrWithout._vectors ?? {}) as Record<string, unknown>), ...stored } }
   return project(withOrWithout, fields === null ? null : retrieveVectors ? [...fields, '_vectors'] : fields)
 }
 
@@ -47,12 +52,15 @@ export function canonicalId(raw: string | number): string | null {
 /** The live documents matching a filter (the facet index's evaluation, the same one search uses). */
 export type FilterIds = (expr: FilterExpression) => Promise<Bitmap>
 
-export async function readPage(store: DocumentStore, index: { id: number; primaryKey: string | null }, settings: () => Settings, features: Features, filterIds: FilterIds, q: DocumentQuery, order: DocumentOrder | null = null): Promise<DocumentPage> {
+/** The vector store's `_vectors` of a document (see `shape`). */
+export type StoredVectorsOf = (docid: number) => Record<string, unknown>
+
+export async function readPage(store: DocumentStore, index: { id: number; primaryKey: string | null }, settings: () => Settings, features: Features, filterIds: FilterIds, q: DocumentQuery, order: DocumentOrder | null = null, vectorsOf?: StoredVectorsOf): Promise<DocumentPage> {
   const indexId = index.id
   const expr = parseFilter(q.filter, 'invalid_document_filter')
   if (expr !== null) checkFilterable(expr, settings().filterableAttributes, 'invalid_document_filter', { containsFilter: features.isEnabled('containsFilter') })
   const out = (docids: number[], total: number): DocumentPage => ({
-    results: store.getMany(indexId, docids).map((d) => shape(d, q.fields, q.retrieveVectors)), offset: q.offset, limit: q.limit, total,
+    results: store.getMany(indexId, docids).map((d, k) => shape(d, q.fields, q.retrieveVectors, q.retrieveVectors ? vectorsOf?.(docids[k]!) : undefined)), offset: q.offset, limit: q.limit, total,
   })
   if (q.ids === null && expr === null && order === null) return out(store.page(indexId, q.offset, q.limit), store.count(indexId))
   const matched = expr === null ? null : await filterIds(expr)

@@ -54,6 +54,8 @@ const BAD_REQUEST_400: string[] = [
   ...family('invalid_multi_search', ['federated', 'federation_options', 'weight', 'query_pagination', 'query_facets',
     'facets', 'facets_by_index', 'merge_facets', 'facet_order', 'distinct', 'remote', 'query_position', 'max_values_per_facet', 'query_ranking_rules', 'query_show_performance_details']),
   'invalid_header_value', 'inconsistent_document_change_headers',
+  ...family('invalid_network', ['self', 'remotes', 'url', 'search_api_key', 'write_api_key', 'leader', 'shards']),
+  'missing_network_url', 'unexpected_network_previous_remotes', 'remote_bad_request',
 ]
 
 const TABLE = new Map<string, Entry>([
@@ -62,6 +64,7 @@ const TABLE = new Map<string, Entry>([
   ['missing_authorization_header', [401, 'auth']],
   ['missing_master_key', [401, 'auth']],
   ['invalid_api_key', [403, 'auth']],
+  ['remote_invalid_api_key', [403, 'auth']],
   ...['index_not_found', 'document_not_found', 'task_not_found', 'batch_not_found', 'api_key_not_found', 'dump_not_found',
     'task_file_not_found', 'chat_not_found', 'webhook_not_found', 'route_not_found'].map((c) => [c, invalid(404)] as const),
   ...['index_already_exists', 'api_key_already_exists', 'dump_already_processing'].map((c) => [c, invalid(409)] as const),
@@ -72,6 +75,7 @@ const TABLE = new Map<string, Entry>([
     'invalid_store_file'].map((c) => [c, [500, 'internal']] as const),
   ...['remote_bad_response', 'remote_could_not_send_request', 'remote_remote_error', 'remote_timeout'].map((c) => [c, [502, 'system']] as const),
   ['too_many_search_requests', [503, 'system']],
+  ['requires_enterprise_edition', invalid(451)],
 ])
 
 export type ErrorCode = string

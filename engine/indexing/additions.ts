@@ -16,6 +16,8 @@ import type { DocumentAddition, Details } from '../tasks/types.js'
 import { decodeDocument, type PreparedChunk } from '../documents/prepare.js'
 import type { IndexBatch } from './index-batch.js'
 import { DOCUMENT_OPERATION } from '../tasks/progress.js'
+import { providedVectors } from '../vectors/document.js'
+import { storeDocumentVectors } from '../vectors/write.js'
 
 export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentAddition, details: Details | null): Promise<Details> {
   let meta = batch.deps.draft.get(uid)
@@ -35,6 +37,10 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
   const words = await batch.wordsDraft(meta)
   const facets = await batch.facetsDraft(meta)
   const extraction = batch.extraction(meta)
+  const vectors = await batch.vectorsDraft(meta)
+  const embedders = batch.settingsOf(meta).embedders
+  const withEmbedders = Object.keys(embedders).length > 0
+  const dimsOf = (name: string) => vectors.base.get(name)?.dims
   // Chunks are prepared in the pool (parsed, ids read, encoded, words extracted), several at once, while this
   // thread stores the one before. Until the primary key is known, the first chunk (which infers it) goes alone.
   const prepare = (i: number): Promise<PreparedChunk> => {
@@ -88,9 +94,12 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
         if (skipCreation && existing === undefined) { skipped++; continue }
         const old = existing === undefined ? undefined : docs.read(existing)
         if (old && facets) facets.remove(existing!, old)
+        // The payload's `_vectors` (not the stored document's): read only when the document has some.
+        const given = withEmbedders && encoded.includes('"_vectors"') ? decodeDocument(encoded) : null
+        const provided = given ? providedVectors(given, ext, embedders, dimsOf) : null
         if (old && op.method === 'update') {
           // Add-or-update replaces top-level fields whole (nested objects are not deep-merged).
-          const stored = { ...old, ...decodeDocument(encoded) }
+          const stored = { ...old, ...(given ?? decodeDocument(encoded)) }
           merged.push({ at: k, doc: stored })
           docids[k] = await docs.put(ext, stored)
           facets?.add(docids[k]!, stored)
@@ -100,6 +109,7 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
           facets?.add(docids[k]!, doc)
           if (skipCreation) replaced.push({ at: k, doc })
         }
+        if (provided) storeDocumentVectors(vectors, docids[k]!, provided)
       }
       received += chunk.ids.length
       indexed += chunk.ids.length - skipped

@@ -12,11 +12,13 @@ import { canonicalId } from '../documents/read.js'
 import { evaluateFilter } from '../facets/filter.js'
 import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import type { IndexBatch } from './index-batch.js'
+import { vectorFilter } from '../vectors/filter.js'
 
 export async function deleteByIds(batch: IndexBatch, meta: IndexMeta, ids: readonly string[]): Promise<number> {
   const docs = batch.docs(meta)
   const words = await batch.wordsDraft(meta)
   const facets = await batch.facetsDraft(meta)
+  const vectors = await batch.vectorsDraft(meta)
   let deleted = 0
   for (const id of ids) {
     const ext = canonicalId(id)
@@ -28,6 +30,7 @@ export async function deleteByIds(batch: IndexBatch, meta: IndexMeta, ids: reado
     const docid = ext === null ? undefined : docs.delete(ext)
     if (docid !== undefined) {
       words.remove(docid)
+      vectors.remove(docid)
       deleted++
     }
   }
@@ -46,9 +49,11 @@ export async function deleteByFilter(batch: IndexBatch, meta: IndexMeta, filter:
     if (doc) doomed.push([documentId(doc, meta.primaryKey!), docid, doc])
   }
   const words = await batch.wordsDraft(meta)
+  const vectors = await batch.vectorsDraft(meta)
   for (const [ext, docid, doc] of doomed) {
     if (docs.delete(ext) === undefined) continue
     words.remove(docid)
+    vectors.remove(docid)
     facets?.remove(docid, doc)
   }
   return doomed.length
@@ -64,7 +69,11 @@ export async function matchingDocuments(batch: IndexBatch, meta: IndexMeta, expr
   const facets = await batch.facetsDraft(meta)
   await docs.flush()
   const live = docs.liveSet()
-  const perDocument = (e: FilterExpression) => RoaringBitmap32.from(live.toArray().filter((d) => { const doc = docs.read(d); return doc !== undefined && matches(e, doc) }))
+  const vectors = await batch.vectorsDraft(meta)
+  // `_vectors` conditions read the published vectors (changes of this batch's earlier tasks are not seen).
+  const perDocument = (e: FilterExpression) => e.type === 'vectorExists'
+    ? RoaringBitmap32.and(live, vectorFilter(e, vectors.base, Object.keys(batch.settingsOf(meta).embedders), 'invalid_document_filter', meta.uid))
+    : RoaringBitmap32.from(live.toArray().filter((d) => { const doc = docs.read(d); return doc !== undefined && matches(e, doc) }))
   return facets ? evaluateFilter(expr, facets.snapshot(), live, perDocument) : perDocument(expr)
 }
 

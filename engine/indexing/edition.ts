@@ -49,6 +49,7 @@ export async function editDocuments(batch: IndexBatch, uid: string, op: Document
         if (outcome.kind === 'deleted') {
           docs.delete(ext)
           words.remove(docid)
+          ;(await batch.vectorsDraft(meta)).remove(docid)
           deleted++
           continue
         }

@@ -16,7 +16,7 @@ import { INLINE_LIMIT, type PayloadFiles } from '../payload/files.js'
 import type { Document } from '../payload/documents.js'
 import { readSettings, settingsWriteOps, type ReindexKind, type Settings } from '../settings/index.js'
 import type { Details, Micros, Task } from '../tasks/types.js'
-import { DOCUMENT_DELETION, DOCUMENT_EDITION, SETTINGS, type Progress } from '../tasks/progress.js'
+import { DOCUMENT_DELETION, DOCUMENT_EDITION, SETTINGS, VECTORS, type Progress } from '../tasks/progress.js'
 import type { DocumentDraft, DocumentStore } from '../documents/store.js'
 import { FacetDraft, FacetIndex, facetConfig, hasFacets } from '../facets/index.js'
 import type { FacetStore } from '../facets/index.js'
@@ -26,6 +26,8 @@ import { clearDocuments, deleteByFilter, deleteByIds } from './deletions.js'
 import { applySettings } from './settings.js'
 import { editDocuments } from './edition.js'
 import { reindex } from './reindex.js'
+import type { VectorStore } from '../vectors/store.js'
+import type { VectorDraft } from '../vectors/draft.js'
 
 export interface BatchDeps {
   store: Store
@@ -33,6 +35,7 @@ export interface BatchDeps {
   payloads: PayloadFiles
   inverted: InvertedStore
   facets: FacetStore
+  vectors: VectorStore
   pool?: WorkerPool
   features: Features
   draft: CatalogDraft
@@ -72,6 +75,8 @@ export class IndexBatch {
   readonly facetDrafts = new Map<number, FacetDraft | null>()
   /** Facet views to publish with the commit. */
   private readonly facetViews = new Map<number, FacetIndex>()
+  /** Vector drafts by internal id. */
+  readonly vectorDrafts = new Map<number, VectorDraft>()
   /** Internal ids left by clears in this batch. */
   private readonly cleared: number[] = []
   /** Their document drafts (writes ahead may still be under way: settled before the commit). */
@@ -100,6 +105,13 @@ export class IndexBatch {
   async wordsDraft(meta: IndexMeta): Promise<InvertedDraft> {
     let d = this.words.get(meta.id)
     if (!d) this.words.set(meta.id, (d = new InvertedDraft(await this.deps.inverted.get(meta.id))))
+    return d
+  }
+
+  /** The vector draft of an index. */
+  async vectorsDraft(meta: IndexMeta): Promise<VectorDraft> {
+    let d = this.vectorDrafts.get(meta.id)
+    if (!d) this.vectorDrafts.set(meta.id, (d = await this.deps.vectors.draft(meta.id)))
     return d
   }
 
@@ -155,6 +167,7 @@ export class IndexBatch {
     this.drafts.delete(meta.id)
     this.words.delete(meta.id)
     this.facetDrafts.delete(meta.id)
+    this.vectorDrafts.delete(meta.id)
   }
 
   /** Apply one task; returns its details on success, throws on failure. */
@@ -202,12 +215,20 @@ export class IndexBatch {
       this.wordApplies.push(apply)
     }
     for (const [id, settings] of this.settings) if (this.stillLive(id)) for (const op of settingsWriteOps(id, settings)) ops.push(op)
+    for (const [id, vectors] of this.vectorDrafts) {
+      const uid = this.settingUids.get(id)?.[0] ?? this.drafts.get(id)?.uid
+      const meta = uid === undefined ? undefined : this.deps.draft.get(uid)
+      if (!this.stillLive(id) || meta?.id !== id) continue
+      this.deps.progress?.step(VECTORS, 'writing embeddings to database')
+      for (const op of await vectors.finalOps(this.settingsOf(meta).embedders, () => this.checkAborted())) ops.push(op)
+    }
     return ops
   }
 
   publish(): void {
     for (const apply of this.wordApplies) apply()
     for (const [id, view] of this.facetViews) this.deps.facets.publish(id, view)
+    for (const [id, vectors] of this.vectorDrafts) if (this.stillLive(id)) this.deps.vectors.publish(vectors)
     for (const [id, { draft }] of this.drafts) {
       if (this.stillLive(id)) this.deps.documents.publish(draft)
       else this.deps.documents.forget(id)
@@ -219,5 +240,6 @@ export class IndexBatch {
     // Writes ahead still under way would land after the drop: wait for them first.
     for (const draft of [...this.retired, ...[...this.drafts.values()].map((d) => d.draft)]) await draft.settle()
     for (const id of [...this.drafts.keys(), ...this.cleared]) await this.deps.documents.dropStaged(id)
+    for (const vectors of this.vectorDrafts.values()) this.deps.vectors.abandoned(vectors)
   }
 }

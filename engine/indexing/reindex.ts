@@ -10,6 +10,7 @@ import type { ReindexKind } from '../settings/index.js'
 import { FacetDraft, FacetIndex, facetConfig, hasFacets, type FacetConfig } from '../facets/index.js'
 import { InvertedDraft } from '../inverted/index.js'
 import type { IndexBatch } from './index-batch.js'
+import { reindexVectors } from './reindex-vectors.js'
 
 /** Settings changes that change the indexed words: the inverted index is rebuilt from the documents. */
 const WORD_REINDEX: ReadonlySet<ReindexKind> = new Set<ReindexKind>(['searchable', 'stopWords', 'separators', 'dictionary', 'localizedAttributes'])
@@ -26,6 +27,7 @@ export async function reindex(batch: IndexBatch): Promise<void> {
     const meta = uid === undefined ? undefined : batch.deps.draft.get(uid)
     if (meta?.id !== id) continue
     if ([...plan].some((k) => WORD_REINDEX.has(k))) await rebuildWords(batch, meta)
+    if (plan.has('embedders')) await reindexVectors(batch, meta)
     const config = facetConfig(batch.settingsOf(meta))
     const draft = batch.facetDrafts.get(id)
     if ([...plan].some((k) => FACET_REINDEX.has(k)) && draft?.config.signature !== config.signature) await rebuildFacets(batch, meta, config)

@@ -23,9 +23,15 @@ function costFromDistance(d: number): number {
   return 10
 }
 
+/** Field positions (below 65,536) bucketed, and distances' costs (beyond the table: 10): ranking reads them per occurrence. */
+const BUCKETED = Int32Array.from({ length: 0x10000 }, (_, p) => bucketedPosition(p))
+const DISTANCE_COST = Uint8Array.from({ length: 1025 }, (_, d) => costFromDistance(d))
+
 /** The cost of a term at `position` in its field and `queryPosition` in the query. */
 export function positionCost(position: number, queryPosition: number): number {
-  return costFromDistance(Math.abs(bucketedPosition(position) - queryPosition))
+  const b = position < 0x10000 ? BUCKETED[position]! : bucketedPosition(position)
+  const d = b > queryPosition ? b - queryPosition : queryPosition - b
+  return d <= 1024 ? DISTANCE_COST[d]! : 10
 }
 
 /** Distinct position costs. */

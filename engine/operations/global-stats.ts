@@ -18,7 +18,7 @@ export async function globalStats(engine: Engine, indexScope?: (uid: string) => 
   const metas = indexScope === undefined ? engine.catalog.list() : engine.catalog.list().filter((meta) => indexScope(meta.uid))
   const lastUpdate = metas.reduce<number | null>((m, i) => (m === null || i.updatedAt > m ? i.updatedAt : m), null)
   const indexes: Record<string, IndexStats> = {}
-  for (const meta of metas) indexes[meta.uid] = statsOf(engine, meta)
+  for (const meta of metas) indexes[meta.uid] = await statsOf(engine, meta)
   const databaseSize = await engine.store.sizeOnDisk()
   const live = engine.store.liveDataSize()
   return { databaseSize, usedDatabaseSize: Math.min(databaseSize, live || databaseSize), lastUpdate: lastUpdate === null ? null : formatMicros(lastUpdate), indexes }

@@ -13,20 +13,27 @@ export interface IndexStats {
 }
 
 /** `GET /indexes/{uid}/stats`. */
-export function indexStats(engine: Engine, uid: string): IndexStats {
+export function indexStats(engine: Engine, uid: string): Promise<IndexStats> {
   return statsOf(engine, engine.index(uid))
 }
 
-export function statsOf(engine: Engine, meta: IndexMeta): IndexStats {
+export async function statsOf(engine: Engine, meta: IndexMeta): Promise<IndexStats> {
   const state = engine.documents.state(meta.id)
+  const vectors = await engine.vectors.get(meta.id)
+  let numberOfEmbeddings = 0
+  const embedded = new Set<number>()
+  for (const space of vectors.values()) {
+    numberOfEmbeddings += space.embeddings
+    for (const docid of space.embeddedDocuments()) embedded.add(docid)
+  }
   const count = state.live.size
   return {
     numberOfDocuments: count,
     rawDocumentDbSize: state.rawSize,
     avgDocumentSize: count === 0 ? 0 : Math.floor(state.rawSize / count),
     isIndexing: isIndexing(engine, meta.uid),
-    numberOfEmbeddings: 0,
-    numberOfEmbeddedDocuments: 0,
+    numberOfEmbeddings,
+    numberOfEmbeddedDocuments: embedded.size,
     fieldDistribution: Object.fromEntries([...state.fields].sort(([a], [b]) => compareBytes(a, b))),
   }
 }

@@ -2,6 +2,7 @@ import type { Engine } from '../engine.js'
 import { readPage, type DocumentOrder, type DocumentPage, type DocumentQuery } from '../documents/read.js'
 import { checkSort, parseSort, sortDocids, sortKey } from '../search/sort.js'
 import { publishedIndex } from './published-index.js'
+import { storedVectors } from '../vectors/output.js'
 
 /**
  * `GET /indexes/{uid}/documents` and `POST .../documents/fetch`: filters evaluated as search evaluates them; `sort`
@@ -17,5 +18,7 @@ export async function listDocuments(engine: Engine, uid: string, query: Document
     const keys = criteria.map((c) => sortKey(c, facets))
     order = (docids) => sortDocids(docids, keys)
   }
-  return readPage(engine.documents, index.meta, () => index.settings, engine.features, (expr) => index.filter(expr), query, order)
+  const vectors = query.retrieveVectors ? await engine.vectors.get(index.meta.id) : null
+  const vectorsOf = vectors ? (docid: number) => storedVectors(vectors, index.settings.embedders, docid) : undefined
+  return readPage(engine.documents, index.meta, () => index.settings, engine.features, (expr) => index.filter(expr), query, order, vectorsOf)
 }

@@ -20,8 +20,7 @@ import type { Engine } from '../engine.js'
 import { TesseraError } from '../errors/index.js'
 import type { JsonObject } from '../json/value.js'
 import { federatedHitsInfo, federationWindow, indexHitCount, mergeFederatedHits, type QueryHits } from '../search/federation.js'
-import { searchIndex, requireKeyword } from '../search/dispatch.js'
-import { rankedKeywordSearch } from '../search/keyword.js'
+import { rankedSearch, resolveQueryVector, searchIndex } from '../search/dispatch.js'
 import { mergeFacets, type ComputedFacets, type FacetOrder } from '../search/federated-facets.js'
 import { StageTimer } from '../search/performance.js'
 import { checkFacets, facetDistribution } from '../facets/distribution.js'
@@ -54,7 +53,8 @@ async function separateSearches(engine: Engine, queries: MultiSearchQuery[]): Pr
       throw new TesseraError('invalid_multi_search_federation_options', `Inside \`.queries[${n}]\`: Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from query #${n} or add \`federation\` to the request.`)
     }
     try {
-      results.push({ indexUid, ...searchIndex(await searchSource(engine, indexUid), query) })
+      const source = await searchSource(engine, indexUid)
+      results.push({ indexUid, ...searchIndex(source, query, await resolveQueryVector(source, query)) })
     } catch (err) {
       throw inside(err, n)
     }
@@ -190,7 +190,7 @@ interface FederatedQueryResult {
 /** One query of a federated search: its first `limit` hits (bounded by the index's `maxTotalHits`), with scores. */
 async function federatedQuery(engine: Engine, uid: string, query: SearchQuery, limit: number, distinct: string | null): Promise<FederatedQueryResult> {
   const source = await searchSource(engine, uid)
-  requireKeyword(source, query)
+  const vector = await resolveQueryVector(source, query)
   let docids: number[] = []
   // The window is bounded here; the search itself counts candidates without the bound.
   const unbounded = {
@@ -199,7 +199,7 @@ async function federatedQuery(engine: Engine, uid: string, query: SearchQuery, l
     fetch: (ids: number[]) => { docids = ids; return source.fetch(ids) },
   }
   const window = { offset: 0, limit: Math.min(limit, source.settings.pagination.maxTotalHits), page: null, hitsPerPage: null }
-  const { response: result, outcome } = rankedKeywordSearch(unbounded, { ...query, ...window, showRankingScore: true })
+  const { response: result, outcome } = rankedSearch(unbounded, { ...query, ...window, showRankingScore: true }, vector)
   const out: FederatedQueryResult = { hits: result.hits as Record<string, unknown>[], docids, candidates: result.estimatedTotalHits as number, documents: source.live.size, all: outcome.all }
   if (distinct !== null) {
     out.distinctKeys = source.fetch(docids).map((doc) => {

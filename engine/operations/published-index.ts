@@ -12,6 +12,9 @@ import { facetConfig, type FacetIndex } from '../facets/index.js'
 import { evaluateFilter } from '../facets/filter.js'
 import { matches, type FilterExpression } from '../filter/index.js'
 import type { Bitmap } from '../inverted/index.js'
+import type { ErrorCode } from '../errors/index.js'
+import { vectorFilter } from '../vectors/filter.js'
+import type { IndexVectors } from '../vectors/space.js'
 
 const { RoaringBitmap32 } = roaring
 
@@ -35,13 +38,15 @@ export function publishedIndex(engine: Engine, uid: string): PublishedIndex {
   const facets = () => engine.facets.get(meta.id, facetConfig(settings))
   return {
     meta, settings, state, facets,
-    filter: async (expr) => filterWith(engine, meta.id, await facets(), state.live, expr),
+    filter: async (expr) => filterWith(engine, meta, settings, await facets(), state.live, expr, await engine.vectors.get(meta.id), 'invalid_document_filter'),
   }
 }
 
-/** A filter's live documents: the facet index's evaluation, with `_vectors` conditions checked document by document. */
-export function filterWith(engine: Engine, indexId: number, facets: FacetIndex, live: Bitmap, expr: FilterExpression): Bitmap {
-  return evaluateFilter(expr, facets, live, (e) => scanFilter(engine, indexId, live, e))
+/** A filter's live documents: the facet index's evaluation, with `_vectors` conditions evaluated on the vector store. */
+export function filterWith(engine: Engine, meta: IndexMeta, settings: Settings, facets: FacetIndex, live: Bitmap, expr: FilterExpression, vectors: IndexVectors, code: ErrorCode): Bitmap {
+  return evaluateFilter(expr, facets, live, (e) => e.type === 'vectorExists'
+    ? vectorFilter(e, vectors, Object.keys(settings.embedders), code, meta.uid)
+    : scanFilter(engine, meta.id, live, e))
 }
 
 function scanFilter(engine: Engine, indexId: number, live: Bitmap, expr: FilterExpression): Bitmap {

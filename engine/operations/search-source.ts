@@ -8,6 +8,7 @@ export async function searchSource(engine: Engine, uid: string): Promise<SearchS
   const { meta, state } = index
   const inverted = await engine.inverted.get(meta.id)
   const facets = await index.facets()
+  const vectors = await engine.vectors.get(meta.id)
   return {
     uid,
     settings: index.settings,
@@ -16,7 +17,8 @@ export async function searchSource(engine: Engine, uid: string): Promise<SearchS
     fetch: (docids) => engine.documents.getMany(meta.id, docids),
     fieldNames: () => state.fields.keys(),
     facets,
-    filter: (expr) => filterWith(engine, meta.id, facets, state.live, expr),
+    filter: (expr) => filterWith(engine, meta, index.settings, facets, state.live, expr, vectors, 'invalid_search_filter'),
+    vectors,
     containsFilter: engine.features.isEnabled('containsFilter'),
   }
 }

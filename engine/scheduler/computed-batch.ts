@@ -10,6 +10,7 @@ import type { DocumentStore } from '../documents/store.js'
 import type { PayloadFiles } from '../payload/files.js'
 import type { InvertedStore } from '../inverted/index.js'
 import type { FacetStore } from '../facets/index.js'
+import type { VectorStore } from '../vectors/store.js'
 import type { Features } from '../features/index.js'
 import type { WorkerPool } from '../pool/index.js'
 import type { Details, Task, TaskStatus } from '../tasks/types.js'
@@ -34,6 +35,7 @@ export interface SchedulerDeps {
   payloads: PayloadFiles
   inverted: InvertedStore
   facets: FacetStore
+  vectors: VectorStore
   features: Features
   pool?: WorkerPool
 }
@@ -44,6 +46,12 @@ export interface SchedulerOptions {
   /** How many tasks and payload bytes one batch takes at most (`--experimental-max-number-of-batched-tasks`,
    * `--experimental-limit-batched-tasks-total-size`). */
   batchLimits?: BatchLimits
+  /** Where `dumpCreation` tasks write (`--dump-dir`; default `dumps/`). */
+  dumpDir?: string
+  /** Where `snapshotCreation` tasks write (`--snapshot-dir`; default `snapshots/`). */
+  snapshotDir?: string
+  /** The version a dump's `metadata.json` names. */
+  dbVersion?: string
   log?: (msg: string, level?: 'INFO' | 'ERROR') => void
 }
 

@@ -25,7 +25,7 @@ export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: Ab
   const draft = env.catalog.draft()
   const now = nowMicros()
   const ctx: OperationContext = { draft, now, renames: new Map(), documentCount: (id) => env.deps.documents.count(id) }
-  const documents = new IndexBatch({ store: env.store, documents: env.deps.documents, payloads: env.deps.payloads, inverted: env.deps.inverted, facets: env.deps.facets, pool: env.deps.pool, features: env.deps.features, draft, now, signal, progress: env.progress, receivedDocuments: receivedDocuments(tasks) })
+  const documents = new IndexBatch({ store: env.store, documents: env.deps.documents, payloads: env.deps.payloads, inverted: env.deps.inverted, facets: env.deps.facets, vectors: env.deps.vectors, pool: env.deps.pool, features: env.deps.features, draft, now, signal, progress: env.progress, receivedDocuments: receivedDocuments(tasks) })
   const finals: Task[] = []
   const payloads = tasks.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))
   // The batch's commit drops the payloads' database copies; their files go after it.
@@ -97,9 +97,10 @@ export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: Ab
     publish: () => {
       env.catalog.publish(draft)
       documents.publish()
-      for (const id of draft.garbage) { env.deps.documents.forget(id); env.deps.inverted.forget(id); env.deps.facets.forget(id) }
+      for (const id of draft.garbage) { env.deps.documents.forget(id); env.deps.inverted.forget(id); env.deps.facets.forget(id); env.deps.vectors.forget(id) }
     },
     afterCommit: async () => {
+      env.deps.vectors.save()
       await removePayloads()
       await dropGarbage(env.store, draft.garbage)
     },

@@ -21,6 +21,8 @@ import { selectBatch, type Selection } from './selection.js'
 import { computeCancelation } from './cancelation.js'
 import { computeDeletion } from './task-deletion.js'
 import { computeIndexBatch } from './index-tasks.js'
+import { computeDump } from '../dumps/batch.js'
+import { computeSnapshot } from '../snapshots/batch.js'
 
 export type { SchedulerDeps, SchedulerOptions } from './computed-batch.js'
 
@@ -245,6 +247,8 @@ export class Scheduler {
     const first = tasks[0]!
     if (first.type === 'taskCancelation') return computeCancelation(env, first, batchUid)
     if (first.type === 'taskDeletion') return computeDeletion(env, tasks)
+    if (first.type === 'dumpCreation') return computeDump(env, first)
+    if (first.type === 'snapshotCreation') return computeSnapshot(env, tasks)
     return computeIndexBatch(env, tasks, signal)
   }
 }

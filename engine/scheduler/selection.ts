@@ -1,6 +1,6 @@
 /**
  * Which tasks run next, as Meilisearch's `create_next_batch` picks them: the last cancelation first, then every task
- * deletion, then the index of the oldest enqueued task, autobatched (autobatcher.ts); a task without an index runs
+ * deletion, then every snapshot, then one dump, then the index of the oldest enqueued task, autobatched (autobatcher.ts); a task without an index runs
  * alone. The strategy is the batch's `batchStrategy` text.
  */
 import roaring from 'roaring'
@@ -63,6 +63,16 @@ export function selectBatch(queue: TaskQueue, catalog: IndexCatalog, limits: Bat
   const deletions = ofType('taskDeletion')
   if (deletions.size > 0) {
     return { tasks: queue.getMany(deletions), strategy: 'stopped after the last task of type `taskDeletion` because they cannot be batched with tasks of any other type.' }
+  }
+  // Then snapshots, all waiting ones in one batch (one copy serves them all), then the oldest dump, as Meilisearch.
+  const snapshots = ofType('snapshotCreation')
+  if (snapshots.size > 0) {
+    return { tasks: queue.getMany(snapshots), strategy: 'stopped after the last task of type `snapshotCreation` because they cannot be batched with tasks of any other type.' }
+  }
+  const dumps = ofType('dumpCreation')
+  if (dumps.size > 0) {
+    const task = queue.get(dumps.minimum())!
+    return { tasks: [task], strategy: `created batch containing only task with id ${task.uid} of type \`dumpCreation\` that cannot be batched with any other task.` }
   }
   const oldest = queue.get(enqueued.minimum())!
   if (oldest.indexUid === null) {

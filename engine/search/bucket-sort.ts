@@ -128,13 +128,13 @@ function splitSingleTerm(ctx: RankingContext, index: InvertedIndex, term: Term, 
     const phrases = term.phrases.filter((p) => p.typo === typo)
     // One typo level: its documents are the term's (a prefix's union is already made).
     const holding = levels.length === 1 ? term.docids : RoaringBitmap32.orMany([
-      ...derivations.map((d) => index.postings[d.wordId]).filter((b): b is Bitmap => b !== undefined),
+      ...derivations.map((d) => index.postings.get(d.wordId)).filter((b): b is Bitmap => b !== undefined),
       ...phrases.map((p) => p.docids),
     ])
     const level = RoaringBitmap32.andNot(RoaringBitmap32.and(docs, holding), seen)
     if (level.isEmpty) continue
     seen = RoaringBitmap32.or(seen, level)
-    const parts = !byWeight || weights.length <= 1 || placed >= need || phrases.length > 0 ? [level] : splitByPlace(index, derivations.map((d) => d.wordId), level, weights, weightOf, byPosition, need - placed, expired)
+    const parts = !byWeight || (weights.length <= 1 && !byPosition) || placed >= need || phrases.length > 0 ? [level] : splitByPlace(index, derivations.map((d) => d.wordId), level, weights, weightOf, byPosition, need - placed, expired)
     for (const part of parts) { out.push(part); placed += part.size }
   }
   return out
@@ -163,7 +163,7 @@ function splitByPlace(index: InvertedIndex, wordIds: readonly number[], level: B
   // publish would build them all); beyond it, the word is read in the scan with the rare ones.
   let budget = level.size
   for (const w of wordIds) {
-    const frequent = index.isFrequent(w) && (index.hasKeptPlaces(w, byPosition) || (budget -= index.postings[w]!.size) >= 0)
+    const frequent = index.isFrequent(w) && (index.hasKeptPlaces(w, byPosition) || (budget -= index.postings.size(w)) >= 0)
     if (!frequent) { rare.push(w); continue }
     index.fieldPostings(w).forEach((b, fid) => { if (b && !b.isEmpty) byRank[fieldRank[fid]!]!.push(b) })
     if (byPosition) index.positionPostings(w).forEach((b, c) => { if (!b.isEmpty) byCost[c]!.push(b) })
@@ -173,7 +173,7 @@ function splitByPlace(index: InvertedIndex, wordIds: readonly number[], level: B
     const { stamp } = wordMarks
     const generation = ++wordMarks.generation
     for (const w of rare) stamp[w] = generation
-    const rareDocs = RoaringBitmap32.and(level, RoaringBitmap32.orMany(rare.map((w) => index.postings[w]).filter((b): b is Bitmap => b !== undefined)))
+    const rareDocs = RoaringBitmap32.and(level, RoaringBitmap32.orMany(rare.map((w) => index.postings.get(w)).filter((b): b is Bitmap => b !== undefined)))
     const rankLists: number[][] = Array.from({ length: R }, () => [])
     const costLists: number[][] = Array.from({ length: C }, () => [])
     const { data, start, end } = index.forward

@@ -1,33 +1,71 @@
 /**
  * Which search a query runs: keyword (and placeholder), semantic or hybrid, decided as Meilisearch decides it
- * (`searchKind`). Semantic and hybrid searches need the embedder they name; the vector store that runs them comes
- * with the vector work, until then they answer that it is not built yet.
+ * (`searchKind`), and the ranking it gets. Semantic and hybrid searches need the embedder they name and a query
+ * vector: the one given (`vector`), else the one embedded from `q` before the search (`resolveQueryVector`, async;
+ * the search itself is synchronous on the published view).
  */
 import { TesseraError } from '../errors/index.js'
 import type { JsonObject } from '../json/value.js'
-import { keywordSearch } from './keyword.js'
-import { searchKind, type HybridQuery, type SearchQuery } from './request.js'
+import { queryVector } from '../vectors/query-vector.js'
+import { f32 } from '../vectors/output.js'
+import { rankedKeywordSearch, type Ranked, type SearchOutcome } from './keyword.js'
+import { rankHybrid } from './hybrid.js'
+import { searchKind, type SearchQuery } from './request.js'
+import { embedderName, rankSemantic, requireEmbedder } from './semantic.js'
 import type { SearchSource } from './source.js'
 
+/** The query vector of a semantic or hybrid search: given, embedded from `q`, or the embedder's failure. */
+export type QueryVector = { vector: Float32Array } | { error: TesseraError } | null
+
+/**
+ * Resolve the query vector before the search: null for keyword searches. A userProvided embedder without `vector`,
+ * or a failing embedder, gives `{error}`: a semantic search answers it, a hybrid one falls back to keyword hits.
+ */
+export async function resolveQueryVector(source: SearchSource, query: SearchQuery, opts: { signal?: AbortSignal } = {}): Promise<QueryVector> {
+  const kind = searchKind(query)
+  if (kind === 'keyword') return null
+  const name = embedderName(query)
+  const settings = requireEmbedder(source, name)
+  if (query.vector !== null) return { vector: Float32Array.from(query.vector) }
+  try {
+    const cutoff = source.settings.searchCutoffMs ?? 1500
+    return { vector: await queryVector(source.uid, name, settings, query.q ?? '', { deadline: Date.now() + Math.min(3000, cutoff * 2), signal: opts.signal }) }
+  } catch (err) {
+    if (err instanceof TesseraError) return { error: err }
+    throw err
+  }
+}
+
 /** `POST /indexes/{uid}/search`: the response object. */
-export function searchIndex(source: SearchSource, query: SearchQuery): JsonObject {
-  requireKeyword(source, query)
-  return keywordSearch(source, query)
+export function searchIndex(source: SearchSource, query: SearchQuery, vector: QueryVector = null): JsonObject {
+  return rankedSearch(source, query, vector).response
+}
+
+/** The response and the ranking behind it, for every kind of search (federation reads the ranking too). */
+export function rankedSearch(source: SearchSource, query: SearchQuery, vector: QueryVector): { response: JsonObject; outcome: SearchOutcome } {
+  const kind = searchKind(query)
+  if (kind === 'keyword') return rankedKeywordSearch(source, query)
+  requireEmbedder(source, embedderName(query))
+  const shown = vector !== null && 'vector' in vector ? Array.from(vector.vector, f32) : undefined
+  if (kind === 'semantic') {
+    if (vector === null) throw new Error('semantic search without a resolved query vector')
+    if ('error' in vector) throw vector.error
+    const v = vector.vector
+    return rankedKeywordSearch(source, query, (window): Ranked => {
+      const outcome = rankSemantic(source, query, v, window)
+      return { outcome, semanticHitCount: outcome.hits.length, queryVector: shown }
+    })
+  }
+  const ratio = query.hybrid?.semanticRatio ?? 0.5
+  const v = vector !== null && 'vector' in vector ? vector.vector : null
+  return rankedKeywordSearch(source, query, (window, start): Ranked => ({ ...rankHybrid(source, query, v, ratio, window, start), queryVector: shown }))
 }
 
 /**
- * The check every search path makes before ranking by keywords (search, facet search, federated queries): a
- * semantic or hybrid query names an embedder the index must have, and vector search is not built yet.
+ * The check search paths make that only rank by keywords (facet search): a semantic or hybrid query names an
+ * embedder the index must have.
  */
 export function requireKeyword(source: SearchSource, query: Pick<SearchQuery, 'q' | 'hybrid' | 'vector'>): void {
   if (searchKind(query) === 'keyword') return
-  const name = embedderOf(query.hybrid)
-  if (source.settings.embedders[name] === undefined) {
-    throw new TesseraError('invalid_search_embedder', `Cannot find embedder with name \`${name}\`.`)
-  }
-  throw new TesseraError('invalid_search_embedder', `Index \`${source.uid}\`: vector search with the embedder \`${name}\` is not built yet.`)
-}
-
-function embedderOf(hybrid: HybridQuery | null): string {
-  return hybrid?.embedder ?? 'default'
+  requireEmbedder(source, embedderName(query))
 }

@@ -16,6 +16,9 @@ import { hitsInfo, searchWindow } from './pagination.js'
 import { isPlaceholder, type SearchQuery } from './request.js'
 import type { JsonObject } from '../json/value.js'
 import { textAnalyzer } from './highlight.js'
+import { storedVectors, withStoredVectors } from '../vectors/output.js'
+import { withVectors } from '../documents/fields.js'
+import type { Document } from '../payload/documents.js'
 import type { SearchSource } from './source.js'
 import { Matcher } from './matcher.js'
 import { rankingRulesFor, sortRuleFor } from './rules/index.js'
@@ -60,7 +63,7 @@ function checkSearchOn(source: SearchSource, names: readonly string[] | null): v
 }
 
 /** `invalid_search_distinct` when the `distinct` parameter names an attribute that is not filterable. */
-function checkDistinct(field: string, settings: Settings): void {
+export function checkDistinct(field: string, settings: Settings): void {
   const rules = normalizeRules(settings.filterableAttributes)
   if (isFilterable(field, rules)) return
   const rule = matchingRule(field, rules)
@@ -177,7 +180,7 @@ function rankWindow(source: SearchSource, query: SearchQuery, window: { offset: 
  * (`CONTAINS` without `containsFilter`) is the instance's, not the index's: no prefix
  * (search/errors.rs search_with_contains_without_enabling_the_feature).
  */
-function inIndex<T>(uid: string, check: () => T): T {
+export function inIndex<T>(uid: string, check: () => T): T {
   try {
     return check()
   } catch (err) {
@@ -197,13 +200,14 @@ export function keywordSearch(source: SearchSource, query: SearchQuery): JsonObj
  * The response, and the ranking outcome behind it (federated search computes `facetsByIndex` over every matching
  * document of an index's queries). With `showPerformanceDetails`, the response carries each stage's duration.
  */
-export function rankedKeywordSearch(source: SearchSource, query: SearchQuery): { response: JsonObject; outcome: SearchOutcome } {
+export function rankedKeywordSearch(source: SearchSource, query: SearchQuery, rank?: Ranker): { response: JsonObject; outcome: SearchOutcome } {
   const start = performance.now()
   const timer = query.showPerformanceDetails ? new StageTimer() : null
   const stage = <T>(name: string, fn: () => T): T => (timer ? timer.time(name, fn) : fn())
   const { settings } = source
   const window = searchWindow(query, settings.pagination.maxTotalHits)
-  const outcome = rankQuery(source, query, window, start, timer)
+  const ranked: Ranked = rank ? rank(window, start, timer) : { outcome: rankQuery(source, query, window, start, timer) }
+  const outcome = ranked.outcome
   let facets: ReturnType<typeof facetDistribution> | null = null
   if (query.facets !== null) {
     // No index prefix on facet errors (search/multi/mod.rs: "Inside `.queries[0]`: Invalid facet distribution: ...").
@@ -214,18 +218,35 @@ export function rankedKeywordSearch(source: SearchSource, query: SearchQuery): {
   const response = searchResponse({
     hits,
     query: query.q ?? '',
+    ...(ranked.queryVector && query.retrieveVectors ? { queryVector: ranked.queryVector } : {}),
     processingTimeMs: Math.floor(performance.now() - start),
     hitsInfo: hitsInfo(query, window, outcome.candidates),
     ...(facets ? { facetDistribution: facets.distribution, facetStats: facets.stats } : {}),
     ...(timer ? { performanceDetails: timer.details(performance.now() - start) } : {}),
+    ...(ranked.semanticHitCount !== undefined ? { semanticHitCount: ranked.semanticHitCount } : {}),
   })
   return { response, outcome }
 }
 
+/** What a ranker other than the keyword one (semantic, hybrid) gives the response. */
+export interface Ranked {
+  outcome: SearchOutcome
+  /** Hits that came from the semantic side (hybrid and semantic searches). */
+  semanticHitCount?: number
+  /** The vector searched with (shown with `retrieveVectors`). */
+  queryVector?: number[]
+}
+
+export type Ranker = (window: { offset: number; limit: number }, start: number, timer: StageTimer | null) => Ranked
+
 /** The page's documents, shaped as the query asks (retrieved, highlighted, cropped, scored). */
 function formatHits(source: SearchSource, query: SearchQuery, outcome: SearchOutcome): JsonObject[] {
   const { settings } = source
-  const docs = source.fetch(outcome.hits.map((h) => h.docid))
+  let docs = source.fetch(outcome.hits.map((h) => h.docid))
+  if (query.retrieveVectors && source.vectors) {
+    const vectors = source.vectors
+    docs = docs.map((doc, i) => withStoredVectors(withVectors(doc as Document, true), storedVectors(vectors, settings.embedders, outcome.hits[i]!.docid)))
+  }
   const tokenizer = tokenizerFor(settings)
   const analyze = textAnalyzer(outcome.plan, tokenizer, settings)
   const hits = docs.map((doc, i) => {

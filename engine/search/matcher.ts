@@ -33,14 +33,16 @@ const ROLE_FIRST = 2
 const ROLE_LAST = 4
 
 /**
- * Word id → the query's entries for that word, for the current query only: `stamp[word] === generation` marks a
- * word of the query, `slot[word]` its first entry. Shared by all matchers (searches are synchronous: a matcher is
- * used to its end before the next one is made), so no per-query array of the vocabulary's size is allocated.
+ * Word id → the query's entries for that word, for the current query only: bit `word` of `bits` marks a word of
+ * the query, `slot[word]` its first entry. Shared by all matchers (searches are synchronous: a matcher is used to
+ * its end before the next one is made, and `generation` tells the owner), so no per-query array of the
+ * vocabulary's size is allocated. A bit set rather than a stamp per word: records are mostly other words, and a
+ * vocabulary's bits stay in the CPU's cache where a u32 per word does not.
  */
-const lookup = { stamp: new Uint32Array(1024), slot: new Int32Array(1024), generation: 0 }
+const lookup = { bits: new Uint32Array(32), slot: new Int32Array(1024), generation: 0, words: [] as number[] }
 
 function growLookup(size: number): void {
-  lookup.stamp = grown(lookup.stamp, size)
+  lookup.bits = grown(lookup.bits, (size >>> 5) + 1)
   lookup.slot = grown(lookup.slot, size)
 }
 
@@ -100,9 +102,10 @@ export class Matcher {
   private readonly exactFound: Uint8Array
 
   constructor(private readonly plan: QueryPlan, private readonly forward: ForwardRecords, private readonly byAttribute = false) {
-    const generation = lookup.generation = (lookup.generation + 1) >>> 0
-    if (generation === 0) { lookup.stamp.fill(0); lookup.generation = 1 }
+    lookup.generation = (lookup.generation + 1) >>> 0
     this.generation = lookup.generation
+    for (const word of lookup.words) lookup.bits[word >>> 5] = 0
+    lookup.words = []
     // Entries grouped by word id.
     const byWord = new Map<number, { term: number; typo: number; exact: boolean; span: number }[]>()
     let maxWord = 0
@@ -130,7 +133,8 @@ export class Matcher {
     let slot = 0
     let k = 0
     for (const [word, list] of byWord) {
-      lookup.stamp[word] = this.generation
+      lookup.bits[word >>> 5]! |= 1 << (word & 31)
+      lookup.words.push(word)
       lookup.slot[word] = slot
       this.entStart[slot] = k
       for (const e of list) {
@@ -181,8 +185,7 @@ export class Matcher {
     const data = forward.data
     const from = this.from = forward.start[docid]!
     const to = this.to = forward.end[docid]!
-    const { stamp, slot } = lookup
-    const generation = this.generation
+    const { bits, slot } = lookup
     const allowed = this.plan.fieldAllowed
     const exactFields = this.plan.exactFields
     const { entStart, entTerm, entTypo, entSpan, entExact } = this
@@ -190,7 +193,7 @@ export class Matcher {
     let n = 0
     for (let k = from; k < to; k += 2) {
       const word = data[k]!
-      if (stamp[word] !== generation) continue
+      if ((bits[word >>> 5]! & (1 << (word & 31))) === 0) continue
       const at = data[k + 1]!
       const fid = at >>> 16
       if (allowed !== null && allowed[fid] !== 1) continue

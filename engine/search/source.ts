@@ -2,6 +2,7 @@ import type { Bitmap, InvertedIndex } from '../inverted/index.js'
 import type { Settings } from '../settings/index.js'
 import type { FacetIndex } from '../facets/index.js'
 import type { FilterExpression } from '../filter/index.js'
+import type { IndexVectors } from '../vectors/space.js'
 
 /** What a search reads: the published views of one index. */
 export interface SearchSource {
@@ -19,4 +20,6 @@ export interface SearchSource {
   /** Live documents matching a filter. */
   filter(expr: FilterExpression): Bitmap
   containsFilter: boolean
+  /** The published vectors of the index, by embedder (none: an index searched without its vectors). */
+  vectors?: IndexVectors
 }

@@ -15,6 +15,9 @@ import type { Settings } from '../settings/index.js'
 import { RoaringBitmap32, coversField, searchOnCovers, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import { normalize, type Tokenizer } from '../tokenizer/index.js'
 import { parseQueryText, type ParsedQueryText, type QueryTerm, type QueryToken } from './query-text.js'
+import { phraseDocids } from './phrase.js'
+
+export { phraseAt, phraseConditions, phraseDocids, type PhraseCondition } from './phrase.js'
 
 export const MAX_PREFIX_COUNT = 1000
 export const MAX_ONE_TYPO = 150
@@ -108,87 +111,6 @@ export function queryTokens(tokenizer: Tokenizer, text: string, locales: readonl
 }
 
 /**
- * Documents holding the phrase as milli resolves it (`compute_phrase_docids`): word pairs checked window by window
- * (see `phraseConditions`), each pair anywhere in a field, not necessarily all at one place. With `byAttribute`
- * proximity, a field holding both words of each pair is enough.
- */
-export function phraseDocids(index: InvertedIndex, words: readonly (number | null)[], byAttribute = false): Bitmap {
-  const present = words.filter((w): w is number => w !== null)
-  if (present.length === 0) return new RoaringBitmap32()
-  const bitmaps: Bitmap[] = []
-  for (const w of present) {
-    const b = index.postings[w]
-    if (!b) return new RoaringBitmap32()
-    bitmaps.push(b)
-  }
-  bitmaps.sort((a, b) => a.size - b.size)
-  let candidates = bitmaps[0]!.clone()
-  for (let i = 1; i < bitmaps.length; i++) candidates = RoaringBitmap32.and(candidates, bitmaps[i]!)
-  if (present.length === 1) return candidates
-  const out: number[] = []
-  const conditions = phraseConditions(words)
-  for (const docid of candidates) if (docHasPhrase(index, docid, words, byAttribute, conditions)) out.push(docid)
-  return RoaringBitmap32.from(out)
-}
-
-/** A condition of a phrase: `right` follows `left` at `distance` (exactly one position apart when `exact`). */
-export type PhraseCondition = [left: number, right: number, exact: boolean, distance: number]
-
-/**
- * The conditions of a phrase, as milli's `compute_phrase_docids` checks them: over each window of three positions
- * (or the whole phrase when shorter), neighbours sit one position apart and the others within their distance.
- */
-export function phraseConditions(words: readonly (number | null)[]): PhraseCondition[] {
-  const out: PhraseCondition[] = []
-  const size = Math.min(words.length, 3)
-  const seen = new Set<string>()
-  for (let start = 0; start + size <= words.length; start++) {
-    for (let i = start; i < start + size; i++) {
-      if (words[i] === null) continue
-      for (let k = i + 1; k < start + size; k++) {
-        if (words[k] === null) continue
-        const key = `${i}:${k}`
-        if (seen.has(key)) continue
-        seen.add(key)
-        out.push([words[i]!, words[k]!, k === i + 1, k - i])
-      }
-    }
-  }
-  return out
-}
-
-/**
- * Whether a forward record (`data[from .. to)`) satisfies the phrase (see `phraseDocids`); with `allowed`, only
- * the positions in the allowed fields count.
- */
-export function phraseAt(data: Uint32Array, from: number, to: number, words: readonly (number | null)[], byAttribute = false,
-  conditions: readonly PhraseCondition[] = phraseConditions(words), allowed: Uint8Array | null = null): boolean {
-  if (to <= from) return false
-  for (const [left, right, exact, distance] of conditions) {
-    let ok = false
-    for (let k = from; k < to && !ok; k += 2) {
-      if (data[k] !== left) continue
-      const at = data[k + 1]!
-      if (allowed && allowed[at >>> 16] !== 1) continue
-      for (let m = from; m < to; m += 2) {
-        if (data[m] !== right) continue
-        const other = data[m + 1]!
-        if (allowed && allowed[other >>> 16] !== 1) continue
-        if (byAttribute ? other >>> 16 === at >>> 16 : exact ? other === at + 1 : other > at && other - at <= distance && other >>> 16 === at >>> 16) { ok = true; break }
-      }
-    }
-    if (!ok) return false
-  }
-  return true
-}
-
-/** `phraseAt` on a document's record. */
-function docHasPhrase(index: InvertedIndex, docid: number, words: readonly (number | null)[], byAttribute: boolean, conditions: readonly PhraseCondition[]): boolean {
-  const f = index.forward
-  return docid < f.limit && phraseAt(f.data, f.start[docid]!, f.end[docid]!, words, byAttribute, conditions)
-}
-
-/**
  * The union of the documents of the words starting with `prefix` (cached per published view); `words`: only
  * those (the first MAX_PREFIX_COUNT of a larger set).
  */
@@ -230,12 +152,11 @@ interface Builder {
 function addWord(b: Builder, index: InvertedIndex, word: string, d: Omit<WordDerivation, 'wordId'>, union = false): void {
   const id = index.wordIds.get(word)
   if (id === undefined) return
-  const posting = index.postings[id]
-  if (!posting) return
+  if (!index.postings.has(id)) return
   const existing = b.words.get(id)
   if (existing && (existing.typo < d.typo || (existing.typo === d.typo && existing.exact))) return
   b.words.set(id, { wordId: id, ...d })
-  if (!union) b.bitmaps.push(posting)
+  if (!union) b.bitmaps.push(index.postings.get(id)!)
 }
 
 function addPhrase(b: Builder, index: InvertedIndex, words: readonly (string | null)[], typo: number, exact: boolean): void {
@@ -243,7 +164,7 @@ function addPhrase(b: Builder, index: InvertedIndex, words: readonly (string | n
   for (const w of words) {
     if (w === null) { ids.push(null); continue }
     const id = index.wordIds.get(w)
-    if (id === undefined || !index.postings[id]) return
+    if (id === undefined || !index.postings.has(id)) return
     ids.push(id)
   }
   const docids = phraseDocids(index, ids, b.byAttribute)
@@ -262,13 +183,9 @@ function bestSplit(index: InvertedIndex, word: string): [string, string] | null 
     const right = chars.slice(i).join('')
     const l = index.wordIds.get(left)
     const r = index.wordIds.get(right)
-    if (l === undefined || r === undefined || !index.postings[l] || !index.postings[r]) continue
-    const both = RoaringBitmap32.and(index.postings[l]!, index.postings[r]!)
-    if (both.size <= bestCount) continue
-    let count = 0
-    const pair = [l, r]
-    const conditions = phraseConditions(pair)
-    for (const docid of both) if (docHasPhrase(index, docid, pair, false, conditions)) count++
+    if (l === undefined || r === undefined || !index.postings.has(l) || !index.postings.has(r)) continue
+    if (index.postings.get(l)!.andCardinality(index.postings.get(r)!) <= bestCount) continue
+    const count = phraseDocids(index, [l, r]).size
     if (count > bestCount) {
       bestCount = count
       best = [left, right]

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { WriteBuffer, encodeWrites } from './wire.js'
 import { COLUMNS, type Column, type WriteOp } from './columns.js'
 import { siblingModule } from '../util/module-path.js'
+import { copyColumns } from './checkpoint.js'
 
 export { COLUMNS, type Column, type WriteOp } from './columns.js'
 export { WriteBuffer } from './wire.js'
@@ -70,6 +71,10 @@ export class Store {
   private readonly spares: ArrayBuffer[] = []
   /** Set when the writer thread died: every later commit fails instead of waiting forever. */
   private writerDead: Error | null = null
+  /** Commits sent to the writer and not acknowledged yet. */
+  private inFlight = 0
+  /** While a checkpoint takes its read view: commits wait here, in order, instead of going to the writer. */
+  private held: (() => void)[] | null = null
 
   private constructor(path: string, db: RocksHandle, writer: Worker) {
     this.path = path
@@ -79,6 +84,7 @@ export class Store {
     writer.on('message', (msg: { ids?: number[]; buffers?: ArrayBuffer[]; error?: { message: string; code?: string } }) => {
       if (!msg.ids) return
       for (const buffer of msg.buffers ?? []) this.recycle(buffer)
+      this.inFlight = Math.max(0, this.inFlight - msg.ids.length)
       for (const id of msg.ids) {
         const w = this.waiting.get(id)
         if (!w) continue
@@ -113,6 +119,7 @@ export class Store {
   private failAll(err: Error): void {
     for (const w of this.waiting.values()) w.reject(err)
     this.waiting.clear()
+    this.inFlight = 0
   }
 
   private column(c: Column): unknown {
@@ -134,8 +141,39 @@ export class Store {
     const id = this.nextCommitId++
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject })
-      this.writer.postMessage({ id, ops: owned, sync }, [owned.buffer])
+      const post = () => {
+        this.inFlight++
+        this.writer.postMessage({ id, ops: owned, sync }, [owned.buffer])
+      }
+      if (this.held) this.held.push(post)
+      else post()
     })
+  }
+
+  /**
+   * A consistent copy of the whole database, written as a new RocksDB in `<dir>/db` (compacted: live rows only).
+   * The binding has no checkpoint API; an iterator reads the database as it was when the iterator was made, so
+   * commits are held back for the moment it takes to drain the ones in flight and open one iterator per column
+   * (in one tick), which makes the copy a single point in the commit order. Writes then resume at once; the copy
+   * streams from the iterators while the service goes on. `edits` are applied to the copy only.
+   */
+  async checkpoint(dir: string, edits: readonly WriteOp[] = []): Promise<void> {
+    if (this.closed) throw new Error('storage is closed')
+    const views = await this.frozen(() => COLUMNS.map((c) => this.db.iterator({ column: this.column(c), keys: true, values: true })))
+    await copyColumns(views, join(dir, 'db'), COLUMN_OPTIONS, edits)
+  }
+
+  /** Run `take` once no commit is in flight, holding new ones back until it returned. */
+  private async frozen<T>(take: () => T): Promise<T> {
+    this.held ??= []
+    try {
+      while (this.inFlight > 0 && !this.writerDead) await new Promise((resolve) => setTimeout(resolve, 1))
+      return take()
+    } finally {
+      const held = this.held ?? []
+      this.held = null
+      for (const post of held) post()
+    }
   }
 
   /**

@@ -20,7 +20,9 @@ export const DOCUMENT_OPERATION = ['retrieving config', 'computing document chan
 export const DOCUMENT_DELETION = ['retrieving config', 'delete documents', 'indexing'] as const
 export const DOCUMENT_EDITION = ['retrieving config', 'computing document changes', 'indexing'] as const
 export const SETTINGS = ['retrieving and merging the settings', 'apply the settings'] as const
-export type OperationSteps = typeof DOCUMENT_OPERATION | typeof DOCUMENT_DELETION | typeof DOCUMENT_EDITION | typeof SETTINGS
+/** Vectors written and their graphs updated before the commit (Meilisearch's step name). */
+export const VECTORS = ['writing embeddings to database'] as const
+export type OperationSteps = typeof DOCUMENT_OPERATION | typeof DOCUMENT_DELETION | typeof DOCUMENT_EDITION | typeof SETTINGS | typeof VECTORS
 
 /** The units counted under an operation's step (Meilisearch's atomic steps). */
 export type ProgressUnit = 'document' | 'task'

@@ -169,8 +169,9 @@ export class TaskQueue {
     return { column: 'batches', key: keys.u32(batch.uid), value: encode(batch) }
   }
 
-  nextBatchUidOp(): WriteOp {
-    return { column: 'meta', key: NEXT_BATCH_UID, value: keys.u32(this.nextBatchUid) }
+  /** The write that stores the next batch uid (`value`, by default the queue's). */
+  nextBatchUidOp(value = this.nextBatchUid): WriteOp {
+    return { column: 'meta', key: NEXT_BATCH_UID, value: keys.u32(value) }
   }
 
   get(uid: number): Task | undefined {

@@ -41,6 +41,10 @@ export type Operation =
   | { type: 'documentDeletion'; clear: true }
   | { type: 'settingsUpdate'; update: Record<string, unknown> }
   | DocumentEdition
+  /** `POST /dumps`: a dump of the whole instance, written to the dump directory (see engine/dumps). */
+  | { type: 'dumpCreation' }
+  /** `POST /snapshots` and `--schedule-snapshot`: a copy of the data directory (see engine/snapshots). */
+  | { type: 'snapshotCreation' }
 
 /** The format of a stored document payload. */
 export type PayloadFormat = 'json' | 'ndjson' | 'csv'

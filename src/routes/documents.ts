@@ -33,10 +33,10 @@ export const documentRoutes: AppRoute[] = [
     const uid = indexUidFromPath(params.uid!)
     return json(200, await listDocuments(engine, uid, parseFetchBody(await body())))
   }),
-  route<AppContext>('GET', '/indexes/:uid/documents/:id', key('documents.get'), ({ engine, params, req }) => {
+  route<AppContext>('GET', '/indexes/:uid/documents/:id', key('documents.get'), async ({ engine, params, req }) => {
     const uid = indexUidFromPath(params.uid!)
     const { fields, retrieveVectors } = parseGetQuery(req.rawQuery)
-    return json(200, getDocument(engine, uid, decodePathSegment(params.id!), fields, retrieveVectors))
+    return json(200, await getDocument(engine, uid, decodePathSegment(params.id!), fields, retrieveVectors))
   }),
   route<AppContext>('DELETE', '/indexes/:uid/documents/:id', key('documents.delete'), async ({ engine, params, req }) => {
     const uid = indexUidFromPath(params.uid!)

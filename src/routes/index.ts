@@ -9,7 +9,9 @@ import { documentRoutes } from './documents.js'
 import { searchRoutes } from './search.js'
 import { settingsRoutes } from './settings.js'
 import { featureRoutes } from './features.js'
+import { networkRoutes } from './network.js'
 import { keyRoutes } from './keys.js'
+import { dumpRoutes } from './dumps.js'
 import { previewRoutes } from './preview.js'
 import { workflowRoutes } from '../workflows/index.js'
 import { authRoutes } from '../auth/index.js'
@@ -23,7 +25,9 @@ export const ROUTES: readonly AppRoute[] = [
   ...searchRoutes,
   ...settingsRoutes,
   ...featureRoutes,
+  ...networkRoutes,
   ...keyRoutes,
+  ...dumpRoutes,
   ...previewRoutes,
   ...workflowRoutes<AppContext>(),
   ...authRoutes<AppContext>(),

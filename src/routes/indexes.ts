@@ -30,7 +30,7 @@ export const indexRoutes: AppRoute[] = [
     return json(202, await updateIndex(engine, uid, primaryKey, newUid))
   }),
   route<AppContext>('DELETE', '/indexes/:uid', key('indexes.delete'), async ({ engine, params }) => json(202, await deleteIndex(engine, indexUidFromPath(params.uid!)))),
-  route<AppContext>('GET', '/indexes/:uid/stats', key('stats.get'), ({ engine, params }) => json(200, indexStats(engine, indexUidFromPath(params.uid!)))),
+  route<AppContext>('GET', '/indexes/:uid/stats', key('stats.get'), async ({ engine, params }) => json(200, await indexStats(engine, indexUidFromPath(params.uid!)))),
   route<AppContext>('POST', '/indexes/:uid/fields', key('fields.post'), async ({ engine, params, body }) => {
     const uid = indexUidFromPath(params.uid!)
     return json(200, listFields(engine, uid, parseFieldsBody(await body())))

@@ -81,7 +81,7 @@ t.test('a failed batch leaves no id mapping behind: ids it wrote ahead, ids it d
   t.teardown(() => engine.close())
   const payload = (docs: object[]) => (async function* () { yield Buffer.from(JSON.stringify(docs)) })()
   const add = (docs: object[]) => addDocuments(engine, 'a', payload(docs), { method: 'replace', format: 'json', csvDelimiter: ',', primaryKey: 'id', allowIndexCreation: true })
-  const get = (id: string) => { try { return getDocument(engine, 'a', id, null, false) } catch (err) { return (err as Error).message } }
+  const get = async (id: string) => { try { return await getDocument(engine, 'a', id, null, false) } catch (err) { return (err as Error).message } }
   t.equal((await settle(engine, (await add([{ id: 'k', title: 'original' }, { id: 'other', title: 'x' }])).taskUid)).status, 'succeeded')
   // Another index's task holds the scheduler while the three tasks below are enqueued: they make one batch.
   const hold = await updateSettings(engine, 'b', { searchableAttributes: ['title'] })
@@ -92,15 +92,15 @@ t.test('a failed batch leaves no id mapping behind: ids it wrote ahead, ids it d
   const failing = await add([{ id: 'bad id!', title: 'x' }])
   t.equal(getTask(engine, hold.taskUid)?.status, 'processing', 'the three tasks were enqueued while the holding batch waited')
   await until(() => getTask(engine, addition.taskUid)?.status === 'processing')
-  t.same(get('k'), { id: 'k', title: 'original' }, 'while the batch runs, `k` is still served')
+  t.same(await get('k'), { id: 'k', title: 'original' }, 'while the batch runs, `k` is still served')
   for (const task of [deletion, addition, failing]) t.equal((await settle(engine, task.taskUid, 60_000)).status, 'failed')
-  t.same(get('k'), { id: 'k', title: 'original' }, 'the failed batch left `k` as it was')
-  t.equal(indexStats(engine, 'a').numberOfDocuments, 2)
+  t.same(await get('k'), { id: 'k', title: 'original' }, 'the failed batch left `k` as it was')
+  t.equal((await indexStats(engine, 'a')).numberOfDocuments, 2)
   t.equal((await settle(engine, (await add([{ id: 'new1', title: 'n1' }, { id: 'new2', title: 'n2' }, { id: 'new3', title: 'n3' }])).taskUid)).status, 'succeeded')
-  t.same([get('f0'), get('f1'), get('f2')], ['Document `f0` not found.', 'Document `f1` not found.', 'Document `f2` not found.'], 'ids written ahead by the failed batch are unknown')
+  t.same([await get('f0'), await get('f1'), await get('f2')], ['Document `f0` not found.', 'Document `f1` not found.', 'Document `f2` not found.'], 'ids written ahead by the failed batch are unknown')
   t.equal((await settle(engine, (await add([{ id: 'f1', title: 'the real f1' }])).taskUid)).status, 'succeeded')
-  t.same([get('new1'), get('new2'), get('new3'), get('f1')], [{ id: 'new1', title: 'n1' }, { id: 'new2', title: 'n2' }, { id: 'new3', title: 'n3' }, { id: 'f1', title: 'the real f1' }], 'documents on reused internal ids stay apart')
-  t.equal(indexStats(engine, 'a').numberOfDocuments, 6)
+  t.same([await get('new1'), await get('new2'), await get('new3'), await get('f1')], [{ id: 'new1', title: 'n1' }, { id: 'new2', title: 'n2' }, { id: 'new3', title: 'n3' }, { id: 'f1', title: 'the real f1' }], 'documents on reused internal ids stay apart')
+  t.equal((await indexStats(engine, 'a')).numberOfDocuments, 6)
 })
 
 t.test('deletions by filter in one batch see what the batch deleted before them, on the facet index', async (t) => {

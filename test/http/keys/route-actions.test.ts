@@ -32,6 +32,8 @@ function expectedAccess(method: string, path: string): string | undefined {
     'POST /indexes/:uid/search': 'search+tenant', 'GET /indexes/:uid/search': 'search+tenant',
     'POST /indexes/:uid/facet-search': 'search+tenant', 'POST /multi-search': 'search+tenant',
     'GET /experimental-features': 'experimental.get', 'PATCH /experimental-features': 'experimental.update',
+    'GET /network': 'network.get', 'PATCH /network': 'network.update', 'POST /network/control': 'network.update',
+    'POST /dumps': 'dumps.create', 'POST /snapshots': 'snapshots.create',
     'GET /keys': 'keys.get', 'POST /keys': 'keys.create', 'GET /keys/:key': 'keys.get', 'PATCH /keys/:key': 'keys.update', 'DELETE /keys/:key': 'keys.delete',
   }
   // Edit by function: Meilisearch's route guards it with `documents.*` (routes/indexes/documents.rs).
@@ -58,7 +60,8 @@ function workflowAccess(method: string, path: string): string {
 }
 
 const declared = (r: (typeof ROUTES)[number]) => r.access.kind === 'public' ? 'public' : r.access.kind === 'key' ? `${r.access.action}${r.access.tenantToken ? '+tenant' : ''}` : r.access.kind === 'serviceKey' ? `service:${r.access.action}` : r.access.kind
-const INSTANCE_WIDE = new Set(['version', 'keys.get', 'keys.create', 'keys.update', 'keys.delete', 'experimental.get', 'experimental.update'])
+const INSTANCE_WIDE = new Set(['version', 'keys.get', 'keys.create', 'keys.update', 'keys.delete', 'experimental.get', 'experimental.update',
+  'network.get', 'network.update', 'dumps.create', 'snapshots.create'])
 
 t.test('every route declares the access Meilisearch gives it', async (t) => {
   for (const r of ROUTES) t.equal(declared(r), expectedAccess(r.method, r.path), `${r.method} ${r.path}`)

@@ -1,0 +1,57 @@
+/**
+ * Hybrid search as milli's `search/hybrid.rs` runs it: the keyword search first, for `offset + limit` hits; when
+ * every one of them (and there are enough) scores at least 0.45 once weighted by `1 - semanticRatio`, the semantic
+ * search is skipped. Otherwise the semantic search runs for as many hits, and both lists are merged by their scores
+ * weighted by `1 - semanticRatio` (keyword) and `semanticRatio` (semantic), semantic first on ties, each document
+ * once and the distinct attribute applied across both; `semanticHitCount` counts the merged page's hits that came
+ * from the semantic side. Without a query vector (the embedder failed) the keyword hits are returned.
+ */
+import { RoaringBitmap32 } from '../inverted/index.js'
+import { distinctValues } from '../facets/distribution.js'
+import type { RankedHit } from './bucket-sort.js'
+import { rankQuery, type Ranked, type SearchOutcome } from './keyword.js'
+import type { SearchQuery } from './request.js'
+import { rankSemantic } from './semantic.js'
+import type { SearchSource } from './source.js'
+
+/** A keyword hit weighted this high (score × (1 − ratio)) is good enough to skip the semantic search. */
+const GOOD_ENOUGH_SCORE = 0.45
+
+const scoreOf = (hit: RankedHit) => hit.evaluation?.score ?? 1
+
+export function rankHybrid(source: SearchSource, query: SearchQuery, vector: Float32Array | null, ratio: number, window: { offset: number; limit: number }, start: number): Ranked {
+  const want = window.offset + window.limit
+  const keyword = rankQuery(source, query, { offset: 0, limit: want }, start)
+  const keywordOnly = (): Ranked => ({ outcome: { ...keyword, hits: keyword.hits.slice(window.offset, want) }, semanticHitCount: 0 })
+  const goodEnough = keyword.hits.length >= want && keyword.hits.every((h) => scoreOf(h) * (1 - ratio) >= GOOD_ENOUGH_SCORE)
+  if (goodEnough || vector === null) return keywordOnly()
+  const semantic = rankSemantic(source, query, vector, { offset: 0, limit: want })
+  const field = query.distinct ?? source.settings.distinctAttribute
+  const facet = field === null ? undefined : source.facets.field(field)
+  const values = facet ? distinctValues(facet) : null
+  const seen = new Set<number>()
+  const seenValues = new Set<number>()
+  const merged: { hit: RankedHit; semantic: boolean }[] = []
+  let k = 0
+  let s = 0
+  while (k < keyword.hits.length || s < semantic.hits.length) {
+    const kh = keyword.hits[k]
+    const sh = semantic.hits[s]
+    const takeSemantic = sh !== undefined && (kh === undefined || scoreOf(sh) * ratio >= scoreOf(kh) * (1 - ratio) - Number.EPSILON)
+    const hit = takeSemantic ? sh! : kh!
+    if (takeSemantic) s++
+    else k++
+    if (seen.has(hit.docid)) continue
+    seen.add(hit.docid)
+    const ids = values?.valueIds(hit.docid)
+    if (ids) {
+      if (ids.some((v) => seenValues.has(v))) continue
+      for (const v of ids) seenValues.add(v)
+    }
+    merged.push({ hit, semantic: takeSemantic })
+  }
+  const page = merged.slice(window.offset, want)
+  const all = RoaringBitmap32.or(keyword.all, semantic.all)
+  const outcome: SearchOutcome = { hits: page.map((m) => m.hit), candidates: all.size, plan: keyword.plan, degraded: keyword.degraded, sorts: keyword.sorts, all }
+  return { outcome, semanticHitCount: page.filter((m) => m.semantic).length }
+}

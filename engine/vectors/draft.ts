@@ -1,0 +1,179 @@
+/**
+ * A batch's changes to one index's vectors: documents' new vectors (or none: deleted), embedders dropped, spaces
+ * converted to binary quantization. `finalOps` turns them into the rows of the batch's atomic commit and the next
+ * spaces to publish; new vectors enter the shared graph there under fresh slots, invisible to readers until
+ * `publish` (readers only accept the slots of their view).
+ */
+import { setImmediate } from 'node:timers/promises'
+import { encode, type WriteOp } from '../storage/index.js'
+import type { EmbedderSettings } from '../settings/index.js'
+import { encodeEntry, rowKey, spaceKey, type SpaceRecord, type VectorEntry } from './codec.js'
+import { quantize } from './distance.js'
+import { AnnGraph } from './graph.js'
+import { VectorSpace, type IndexVectors } from './space.js'
+import type { DocumentVectors, EmbedderVectors } from './types.js'
+
+/** Graph insertions between two turns of the event loop while a batch prepares its commit. */
+const ADDS_PER_TURN = 256
+
+export interface DraftResult {
+  spaces: IndexVectors
+  changed: string[]
+  dropped: string[]
+}
+
+export class VectorDraft {
+  /** Per embedder: document → its new vectors, or null when it has none any more. */
+  private readonly changes = new Map<string, Map<number, EmbedderVectors | null>>()
+  private readonly dropped = new Set<string>()
+  private readonly cleared = new Set<string>()
+  /** Slots added to graphs by `finalOps`, to take out again if the batch is not committed. */
+  private readonly added: [AnnGraph, number][] = []
+  private readonly nextSlots = new Map<string, number>()
+  private removedSlots: [AnnGraph, number][] = []
+  private next: DraftResult | null = null
+
+  constructor(readonly indexId: number, readonly base: IndexVectors, private readonly slotStart: (name: string, next: number) => number) {}
+
+  /** Whether the batch changed anything. */
+  get touched(): boolean {
+    return this.changes.size > 0 || this.dropped.size > 0 || this.cleared.size > 0
+  }
+
+  /** The document's entry for `name` as the batch stands (undefined: none). */
+  entry(name: string, docid: number): EmbedderVectors | undefined {
+    const changed = this.changes.get(name)
+    if (changed?.has(docid)) return changed.get(docid) ?? undefined
+    if (this.dropped.has(name) || this.cleared.has(name)) return undefined
+    const e = this.base.get(name)?.entries.get(docid)
+    return e ? { embeddings: e.vectors, userProvided: e.userProvided, regenerate: e.regenerate } : undefined
+  }
+
+  /** Embedder names with vectors in the draft. */
+  names(): string[] {
+    return [...new Set([...this.base.keys(), ...this.changes.keys()])].filter((n) => !this.dropped.has(n) || this.changes.has(n))
+  }
+
+  /** Set a document's vectors for the embedders `vectors` names (the others keep theirs). */
+  set(docid: number, vectors: DocumentVectors): void {
+    for (const [name, v] of Object.entries(vectors)) this.changesOf(name).set(docid, v)
+  }
+
+  /** A deleted document: no vectors for any embedder. */
+  remove(docid: number): void {
+    for (const name of this.names()) if (this.entry(name, docid) !== undefined) this.changesOf(name).set(docid, null)
+  }
+
+  /** An embedder removed from the settings: every vector of it goes. */
+  drop(name: string): void {
+    this.dropped.add(name)
+    this.changes.delete(name)
+  }
+
+  /** An embedder whose vectors must all go (its dimensions changed): the space starts over. */
+  clear(name: string): void {
+    this.cleared.add(name)
+    this.changes.delete(name)
+  }
+
+  private changesOf(name: string): Map<number, EmbedderVectors | null> {
+    let m = this.changes.get(name)
+    if (!m) this.changes.set(name, (m = new Map()))
+    return m
+  }
+
+  /** The writes of the batch's commit; computes the spaces `result` publishes. */
+  async finalOps(embedders: Record<string, EmbedderSettings>, checkAborted: () => void): Promise<WriteOp[]> {
+    const ops: WriteOp[] = []
+    const spaces = new Map(this.base)
+    const changed: string[] = []
+    const dropped: string[] = []
+    const names = new Set([...this.base.keys(), ...this.changes.keys(), ...this.dropped, ...this.cleared])
+    for (const name of names) {
+      const base = this.base.get(name)
+      const settings = embedders[name]
+      if (this.dropped.has(name) && !this.changes.has(name) || settings === undefined) {
+        if (base) {
+          for (const docid of base.entries.keys()) ops.push({ column: 'vectors', key: rowKey(this.indexId, name, docid) })
+          ops.push({ column: 'vectors', key: spaceKey(this.indexId, name) })
+          for (const slot of base.slotDoc.keys()) if (base.graph) this.removedSlots.push([base.graph, slot])
+          spaces.delete(name)
+          dropped.push(name)
+        }
+        continue
+      }
+      const fresh = this.cleared.has(name)
+      const quantized = settings.binaryQuantized === true
+      const converting = !fresh && base !== undefined && quantized && !base.quantized
+      const changes = this.changes.get(name) ?? new Map<number, EmbedderVectors | null>()
+      if (!fresh && !converting && changes.size === 0) continue
+      const from = fresh ? undefined : base
+      let dims = settings.dimensions ?? from?.dims ?? 0
+      if (dims === 0) for (const v of changes.values()) if (v && v.embeddings.length > 0) { dims = v.embeddings[0]!.length; break }
+      if (dims === 0) continue
+      const entries = new Map(from?.entries ?? [])
+      const slotDoc = new Map(from?.slotDoc ?? [])
+      if (fresh && base) {
+        for (const docid of base.entries.keys()) ops.push({ column: 'vectors', key: rowKey(this.indexId, name, docid) })
+        if (base.graph) for (const slot of base.slotDoc.keys()) this.removedSlots.push([base.graph, slot])
+      }
+      // A space turning quantized keeps its slots and loses its graph (quantized spaces are scanned by Hamming distance).
+      if (converting) {
+        for (const [docid, e] of entries) {
+          const q: VectorEntry = { ...e, packed: e.vectors.map(quantize), vectors: [] }
+          entries.set(docid, q)
+          if (!changes.has(docid)) ops.push({ column: 'vectors', key: rowKey(this.indexId, name, docid), value: encodeEntry(q, dims) })
+        }
+      }
+      let graph = quantized ? null : (from?.graph ?? null)
+      if (!quantized && graph === null) graph = AnnGraph.create(dims)
+      let nextSlot = this.slotStart(name, from?.record.nextSlot ?? base?.record.nextSlot ?? 0)
+      let adds = 0
+      for (const [docid, v] of changes) {
+        const old = entries.get(docid)
+        if (old) for (const s of old.slots) { slotDoc.delete(s); if (graph) this.removedSlots.push([graph, s]) }
+        if (v === null) {
+          entries.delete(docid)
+          ops.push({ column: 'vectors', key: rowKey(this.indexId, name, docid) })
+          continue
+        }
+        const slots = v.embeddings.map(() => nextSlot++)
+        const entry: VectorEntry = quantized
+          ? { vectors: [], packed: v.embeddings.map(quantize), userProvided: v.userProvided, regenerate: v.regenerate, slots }
+          : { vectors: v.embeddings, packed: [], userProvided: v.userProvided, regenerate: v.regenerate, slots }
+        entries.set(docid, entry)
+        for (const s of slots) slotDoc.set(s, docid)
+        ops.push({ column: 'vectors', key: rowKey(this.indexId, name, docid), value: encodeEntry(entry, dims) })
+        if (graph) {
+          for (let k = 0; k < slots.length; k++) {
+            graph.add(slots[k]!, v.embeddings[k]!)
+            this.added.push([graph, slots[k]!])
+            if (++adds % ADDS_PER_TURN === 0) { checkAborted(); await setImmediate() }
+          }
+        }
+      }
+      this.nextSlots.set(name, nextSlot)
+      const record: SpaceRecord = { dims, quantized, generation: (base?.record.generation ?? 0) + 1, nextSlot }
+      ops.push({ column: 'vectors', key: spaceKey(this.indexId, name), value: encode(record) })
+      spaces.set(name, new VectorSpace(name, record, entries, slotDoc, graph))
+      changed.push(name)
+    }
+    this.next = { spaces, changed, dropped }
+    return ops
+  }
+
+  /** What to publish once the commit is durable (null when nothing changed); old slots leave the graphs. */
+  result(): DraftResult | null {
+    if (!this.next) return null
+    for (const [graph, slot] of this.removedSlots) graph.remove(slot)
+    this.removedSlots = []
+    return this.next
+  }
+
+  /** The batch is not committed: its slots leave the graphs. Returns the slot counters it reached. */
+  abandon(): Map<string, number> {
+    for (const [graph, slot] of this.added) graph.remove(slot)
+    this.added.length = 0
+    return this.nextSlots
+  }
+}

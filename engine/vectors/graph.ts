@@ -1,0 +1,86 @@
+/**
+ * The approximate-nearest-neighbour graph of one embedder space: an `hnswlib-node` HNSW graph in cosine space whose
+ * labels are the store's slots (each stored vector has its own slot, never reused while its row keeps it). The
+ * graph is shared by the published view and the batch preparing the next one: a batch adds its new vectors under
+ * fresh slots before its commit, and readers only accept the slots their view maps to documents, so they never see
+ * a vector of a batch that is not published. Slots a published batch dropped are marked deleted.
+ */
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+const hnswlib = require('hnswlib-node') as typeof import('hnswlib-node')
+
+/** HNSW construction parameters (hnswlib's usual defaults; measured in `npm run bench`). */
+const M = 16
+const EF_CONSTRUCTION = 200
+const INITIAL_CAPACITY = 1024
+
+export class AnnGraph {
+  private index: import('hnswlib-node').HierarchicalNSW
+  private capacity: number
+  /** Slots present in the graph (deleted ones excluded). */
+  private readonly present = new Set<number>()
+
+  private constructor(readonly dims: number, index: import('hnswlib-node').HierarchicalNSW, capacity: number) {
+    this.index = index
+    this.capacity = capacity
+  }
+
+  static create(dims: number, capacity = INITIAL_CAPACITY): AnnGraph {
+    const index = new hnswlib.HierarchicalNSW('cosine', dims)
+    index.initIndex({ maxElements: Math.max(capacity, 16), m: M, efConstruction: EF_CONSTRUCTION, randomSeed: 100, allowReplaceDeleted: true })
+    return new AnnGraph(dims, index, Math.max(capacity, 16))
+  }
+
+  /** A graph saved by `save`; its slots are all taken as present (the caller drops the ones it does not know). */
+  static load(file: string, dims: number): AnnGraph {
+    const index = new hnswlib.HierarchicalNSW('cosine', dims)
+    index.readIndexSync(file, true)
+    const graph = new AnnGraph(dims, index, index.getMaxElements())
+    for (const slot of index.getIdsList()) graph.present.add(slot)
+    return graph
+  }
+
+  get size(): number {
+    return this.present.size
+  }
+
+  has(slot: number): boolean {
+    return this.present.has(slot)
+  }
+
+  slots(): IterableIterator<number> {
+    return this.present.values()
+  }
+
+  add(slot: number, vector: Float32Array): void {
+    if (this.present.has(slot)) return
+    if (this.index.getCurrentCount() >= this.capacity) {
+      this.capacity *= 2
+      this.index.resizeIndex(this.capacity)
+    }
+    this.index.addPoint(Array.from(vector), slot, true)
+    this.present.add(slot)
+  }
+
+  remove(slot: number): void {
+    if (!this.present.delete(slot)) return
+    this.index.markDelete(slot)
+  }
+
+  /**
+   * The `k` nearest slots to `query` that `accept` takes (all when absent), nearest first, with their cosine
+   * distances; `ef` is the search breadth (at least `k`).
+   */
+  search(query: Float32Array, k: number, ef: number, accept?: (slot: number) => boolean): { slots: number[]; distances: number[] } {
+    const n = Math.min(k, this.present.size)
+    if (n === 0) return { slots: [], distances: [] }
+    this.index.setEf(Math.max(ef, n))
+    const result = accept ? this.index.searchKnn(Array.from(query), n, accept) : this.index.searchKnn(Array.from(query), n)
+    return { slots: result.neighbors, distances: result.distances }
+  }
+
+  save(file: string): void {
+    this.index.writeIndexSync(file)
+  }
+}

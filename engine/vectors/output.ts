@@ -1,0 +1,49 @@
+/**
+ * `_vectors` as documents and hits show it with `retrieveVectors`: every configured embedder as
+ * `{embeddings: [[...]], regenerate}` from the store (a quantized space shows its vectors as -1/1 values), over the
+ * document's own `_vectors` entries for names that are not embedders (kept as the document gave them, normalized).
+ */
+import type { EmbedderSettings } from '../settings/index.js'
+import { embedderKind } from '../settings/index.js'
+import type { IndexVectors } from './space.js'
+
+/** The shortest decimal that reads back as the same 32-bit float (what Meilisearch's f32 serialization prints). */
+export function f32(x: number): number {
+  const f = Math.fround(x)
+  if (!Number.isFinite(f) || Number.isInteger(f)) return f
+  for (let p = 1; p <= 9; p++) {
+    const v = Number(f.toPrecision(p))
+    if (Math.fround(v) === f) return v
+  }
+  return f
+}
+
+function unpack(bits: Uint8Array, dims: number): number[] {
+  const out = new Array<number>(dims)
+  for (let i = 0; i < dims; i++) out[i] = (bits[i >> 3]! >> (i & 7)) & 1 ? 1 : -1
+  return out
+}
+
+export type VectorsView = Record<string, { embeddings: number[][]; regenerate: boolean }>
+
+/** The store's vectors of one document for every configured embedder. */
+export function storedVectors(spaces: IndexVectors, embedders: Record<string, EmbedderSettings>, docid: number): VectorsView {
+  const out: VectorsView = {}
+  for (const [name, settings] of Object.entries(embedders)) {
+    const space = spaces.get(name)
+    const entry = space?.entries.get(docid)
+    if (!entry) {
+      out[name] = { embeddings: [], regenerate: embedderKind(settings.source) !== 'userProvided' }
+      continue
+    }
+    const embeddings = space!.quantized ? entry.packed.map((b) => unpack(b, space!.dims)) : entry.vectors.map((v) => Array.from(v, f32))
+    out[name] = { embeddings, regenerate: entry.regenerate }
+  }
+  return out
+}
+
+/** A shown document's `_vectors` (already normalized by `withVectors`) with the store's vectors laid over it. */
+export function withStoredVectors(doc: Record<string, unknown>, stored: VectorsView): Record<string, unknown> {
+  const own = (doc._vectors ?? {}) as Record<string, unknown>
+  return { ...doc, _vectors: { ...own, ...stored } }
+}
