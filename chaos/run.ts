@@ -1,10 +1,11 @@
 /**
- * `npm run chaos -- <crash|fuzz|load> [options]`: the harnesses that hammer Tessera's promises (see the README,
+ * `npm run chaos -- <crash|fuzz|soak|load> [options]`: the harnesses that hammer Tessera's promises (see the README,
  * "Guarantees and how they are tested"). Each prints its seed and its figures and exits non-zero on a failure.
  */
 import { crashStorm } from './crash.js'
 import { fuzz } from './fuzz.js'
 import { DEFAULT_HOGS, loadRun } from './load.js'
+import { soak } from './soak.js'
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name)
@@ -22,12 +23,15 @@ async function main(): Promise<boolean> {
       const replay = option(args, '--replay')
       return fuzz({ seconds: Number(option(args, '--seconds') ?? (quick ? 60 : 600)), seed, replay: replay === undefined ? null : Number(replay) })
     }
+    case 'soak':
+      return soak({ minutes: Number(option(args, '--minutes') ?? 10), seed, svg: option(args, '--svg') ?? null })
     case 'load':
       return loadRun({ runs: Number(option(args, '--runs') ?? 3), hogs: Number(option(args, '--hogs') ?? DEFAULT_HOGS) })
     default:
       console.error([
         'usage: npm run chaos -- crash [--quick] [--kills N] [--seed S] [--keep]',
         '       npm run chaos -- fuzz [--quick] [--seconds N] [--seed S] [--replay I]',
+        '       npm run chaos -- soak [--minutes M] [--seed S] [--svg FILE]',
         '       npm run chaos -- load [--runs N] [--hogs N]',
       ].join('\n'))
       return false
