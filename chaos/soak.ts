@@ -14,6 +14,8 @@ import { drained, startChaosServer } from './server.js'
 export interface SoakOptions { minutes: number; seed: number; svg: string | null }
 
 const CLIENTS = 64
+/** Writes replace and delete among these ids: the data stays the same size, so memory must stay flat. */
+const DOCUMENTS = 5000
 const SAMPLE_MS = 10_000
 
 interface Sample { second: number; qps: number; errors: number; p99: number; rssMb: number; fds: number; diskMb: number }
@@ -62,7 +64,7 @@ export async function soak(options: SoakOptions): Promise<boolean> {
   let ok = true
   try {
     await post('/indexes/soak/settings', { filterableAttributes: ['n'] }, 'PATCH')
-    await post('/indexes/soak/documents?primaryKey=id', Array.from({ length: 5000 }, (_, i) => doc(i)))
+    await post('/indexes/soak/documents?primaryKey=id', Array.from({ length: DOCUMENTS }, (_, i) => doc(i)))
     await drained(server.url)
     console.log(`soak: ${options.minutes} min, ${CLIENTS} clients, seed ${options.seed}, data in ${dbPath}`)
     const end = Date.now() + options.minutes * 60_000
@@ -76,8 +78,8 @@ export async function soak(options: SoakOptions): Promise<boolean> {
           const res = roll < 8
             ? await post('/indexes/soak/search', r.int(3) === 0 ? { q: word(), filter: `n < ${r.int(100)}` } : { q: `${word()} ${word().slice(0, 3)}` })
             : roll === 8
-              ? await post('/indexes/soak/documents', Array.from({ length: 1 + r.int(20) }, () => doc(r.int(20_000))))
-              : await post('/indexes/soak/documents/delete-batch', Array.from({ length: 1 + r.int(10) }, () => r.int(20_000)))
+              ? await post('/indexes/soak/documents', Array.from({ length: 1 + r.int(20) }, () => doc(r.int(DOCUMENTS))))
+              : await post('/indexes/soak/documents/delete-batch', Array.from({ length: 1 + r.int(10) }, () => r.int(DOCUMENTS)))
           await res.arrayBuffer()
           if (res.status >= 400) errors++
         } catch {
