@@ -44,7 +44,8 @@ export function errorObject(code: ErrorCode, message: string): ErrorObject {
 export function toErrorObject(err: unknown, log?: (line: string) => void): ErrorObject {
   if (err instanceof TesseraError) return err.toJSON()
   const code = (err as { code?: string })?.code
-  if (code === 'ENOSPC') return errorObject('no_space_left_on_device', 'No space left on device.')
+  // RocksDB reports a full disk as an `IO error: No space left on device: ...` message, without an errno code.
+  if (code === 'ENOSPC' || /No space left on device/.test((err as Error)?.message ?? '')) return errorObject('no_space_left_on_device', 'No space left on device.')
   if (code === 'EMFILE') return errorObject('too_many_open_files', 'Too many open files.')
   const reference = randomBytes(4).toString('hex')
   log?.(`internal error ${reference}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`)

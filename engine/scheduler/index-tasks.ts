@@ -10,6 +10,13 @@ import { dropGarbage } from '../indexes/garbage.js'
 import type { Task } from '../tasks/types.js'
 import { nowMicros } from '../tasks/time.js'
 import { failedDetails, finish, type BatchEnv, type ComputedBatch } from './computed-batch.js'
+import { batchClassOf } from './selection.js'
+
+/** Whether the task creates its index when missing (a document addition or settings update allowed to). */
+function createsIndex(task: Task): boolean {
+  const c = batchClassOf(task)
+  return (c.kind === 'documentAddition' || c.kind === 'settings') && c.allowIndexCreation
+}
 
 export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: AbortSignal): Promise<ComputedBatch | null> {
   // A facet index being built from the published documents is not made to start over by this batch's publish.
@@ -28,10 +35,18 @@ export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: Ab
   // An index deletion absorbs the document and settings tasks batched before it: they are not applied (the index
   // goes anyway) and succeed having done nothing, as in Meilisearch.
   const deletes = tasks[tasks.length - 1]!.operation.type === 'indexDeletion'
+  // Meilisearch's `index_has_been_created`: when the tasks batched before the deletion would have created the missing
+  // index, the deletion succeeds (having deleted nothing) rather than failing with `index_not_found`, so the tasks
+  // it absorbed do not stand as succeeded on an index that never existed.
+  const createdByBatch = deletes && index === undefined && tasks.length > 1 && createsIndex(tasks[0]!)
   try {
     for (const task of tasks) {
       if (IndexBatch.handles(task)) {
         finals.push(finish(task, 'succeeded', deletes ? failedDetails(task.details) : await documents.apply(task), null))
+        continue
+      }
+      if (createdByBatch && task.operation.type === 'indexDeletion' && !draft.get(task.indexUid!)) {
+        finals.push(finish(task, 'succeeded', { ...task.details, deletedDocuments: 0 }, null))
         continue
       }
       const renamesBefore = ctx.renames.size

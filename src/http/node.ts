@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { HttpAdapter, Handler, Listening } from './types.js'
+import { FRAMING_STATUS, framingFault } from './framing.js'
 
 /** How long a connection closed with a body still arriving keeps reading (and dropping) it. */
 const LINGER_MS = 5000
@@ -29,6 +30,11 @@ export const nodeAdapter: HttpAdapter = {
       const q = url.indexOf('?')
       const headers = new Map<string, string>()
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v)
+      if (framingFault(headers) !== null) {
+        res.writeHead(FRAMING_STATUS, { connection: 'close', 'content-length': 0 })
+        res.end()
+        return
+      }
       // Not `req` itself: leaving a `for await` over it early (an oversize body) would destroy the socket before
       // the 413 is written.
       const body: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => req.iterator({ destroyOnReturn: false }) }

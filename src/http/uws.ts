@@ -3,8 +3,12 @@ import { createRequire } from 'node:module'
 import type { HttpAdapter, Handler, Listening, Request } from './types.js'
 import { STATUS_TEXT } from './types.js'
 import { ChunkQueue } from './chunk-queue.js'
+import { FRAMING_STATUS, framingFault } from './framing.js'
 
 type Uws = typeof import('uWebSockets.js')
+
+/** uWS's `ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT`. */
+const EXCLUSIVE_PORT = 1
 
 /** Load uWebSockets.js, or explain why it cannot run here (it is built for one Node ABI). */
 export function loadUws(): { uws: Uws } | { error: string } {
@@ -32,6 +36,10 @@ export function uwsAdapter(uws: Uws): HttpAdapter {
         const headers = new Map<string, string>()
         req.forEach((k, v) => headers.set(k, headers.has(k) ? `${headers.get(k)}, ${v}` : v))
         const method = req.getCaseSensitiveMethod().toUpperCase()
+        if (framingFault(headers) !== null) {
+          res.cork(() => res.writeStatus(`${FRAMING_STATUS} ${STATUS_TEXT[FRAMING_STATUS]}`).end('', true))
+          return
+        }
         const body = new ChunkQueue(
           () => { if (!done) { paused = true; res.pause() } },
           () => { if (!done) { paused = false; res.resume() } },
@@ -64,7 +72,12 @@ export function uwsAdapter(uws: Uws): HttpAdapter {
             res.writeStatus(`${response.status} ${STATUS_TEXT[response.status] ?? ''}`)
             for (const [k, v] of Object.entries(response.headers ?? {})) res.writeHeader(k, v)
             if (unread) res.writeHeader('connection', 'close')
-            if (response.body === undefined) res.endWithoutBody(0)
+            // HEAD: the headers GET would send, never a body (one would be read as the next response). This uWS
+            // build drops the connection on endWithoutBody(n > 0), so the length goes as a header of our own.
+            if (method === 'HEAD') {
+              res.writeHeader('content-length', String(bodyLength(response.body)))
+              res.endWithoutBody()
+            } else if (response.body === undefined) res.endWithoutBody(0)
             else res.end(response.body)
           })
         }, (err) => {
@@ -75,12 +88,15 @@ export function uwsAdapter(uws: Uws): HttpAdapter {
         })
       })
       return new Promise((resolve, reject) => {
-        app.listen(host, port, (socket) => {
+        // An exclusive port (LIBUS_LISTEN_EXCLUSIVE_PORT): uWS otherwise sets SO_REUSEPORT, and a second server
+        // started on a port in use would share it silently, the kernel spreading connections over both.
+        const listen = app.listen as unknown as (host: string, port: number, options: number, cb: (socket: unknown) => void) => void
+        listen.call(app, host, port, EXCLUSIVE_PORT, (socket) => {
           if (!socket) return reject(new Error(`cannot listen on ${host}:${port}`))
           resolve({
-            port: uws.us_socket_local_port(socket),
+            port: uws.us_socket_local_port(socket as Parameters<Uws['us_socket_local_port']>[0]),
             close: async () => {
-              uws.us_listen_socket_close(socket)
+              uws.us_listen_socket_close(socket as Parameters<Uws['us_listen_socket_close']>[0])
               ;(app as unknown as { close?: () => void }).close?.()
             },
           })
@@ -88,4 +104,8 @@ export function uwsAdapter(uws: Uws): HttpAdapter {
       })
     },
   }
+}
+
+function bodyLength(body: string | Uint8Array | undefined): number {
+  return body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
 }

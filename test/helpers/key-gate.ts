@@ -44,7 +44,8 @@ export async function keyGate(upstream: string, keys: GateKeys): Promise<KeyGate
     // The listing is filtered here; other answers pass through as the server gave them.
     const filterIndexes = allowed !== '*' && req.method === 'GET' && path === '/indexes'
     if (filterIndexes) delete headers['accept-encoding']
-    const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
+    // A connection per request: a pooled socket the server closed while idle would reset under load (a 502).
+    const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent: false }, (answer) => {
       if (!filterIndexes) {
         res.writeHead(answer.statusCode ?? 502, answer.headers)
         answer.pipe(res)

@@ -42,7 +42,9 @@ async function keyedGate(t: { teardown(fn: () => unknown): void }, target: strin
       req.resume()
       return
     }
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+    // A connection per request (agent: false): a pooled keep-alive socket the server closed while idle would reset
+    // under a busy machine, and the gate would answer 502.
+    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent: false }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers)
       up.pipe(res)
     })

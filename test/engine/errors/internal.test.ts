@@ -24,4 +24,8 @@ t.test('TesseraErrors and the system codes keep their messages and statuses', as
   t.same(toErrorObject(err).message, 'Index `x` not found.')
   t.equal(statusOf(err, toErrorObject(err)), 400, 'a status override is kept')
   t.equal(toErrorObject(Object.assign(new Error('disk full'), { code: 'ENOSPC' })).code, 'no_space_left_on_device')
+  // As RocksDB words it (seen on a full tmpfs, issue 17): no errno code, only the message.
+  const rocks = new Error('IO error: No space left on device: While appending to file: /data/db/000004.log: No space left on device')
+  t.equal(toErrorObject(rocks).code, 'no_space_left_on_device')
+  t.equal(statusOf(rocks, toErrorObject(rocks)), 422, 'Meilisearch answers 422')
 })

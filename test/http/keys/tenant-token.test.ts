@@ -84,10 +84,12 @@ t.test('refusals', async (t) => {
   t.same(await status(await generateTenantToken({ apiKey: noSearch, apiKeyUid: noSearchUid, searchRules: ['*'] })), [403, 'invalid_api_key', 'The provided API key is invalid.'], 'a key without search')
   const { uid: dogUid, key: dog } = await server.createKey({ actions: ['search'], indexes: ['dog'] })
   t.same(await status(await generateTenantToken({ apiKey: dog, apiKeyUid: dogUid, searchRules: ['*'] })), [403, 'invalid_api_key', 'The API key used to generate this tenant token cannot acces the index `sales`.'])
-  const { uid: shortUid, key: short } = await server.createKey({ actions: ['search'], indexes: ['*'], expiresAt: new Date(Date.now() + 1200).toISOString() })
+  // Five seconds of validity (room for a busy machine), then wait for the clock to pass the key's expiry.
+  const shortExpiry = Date.now() + 5000
+  const { uid: shortUid, key: short } = await server.createKey({ actions: ['search'], indexes: ['*'], expiresAt: new Date(shortExpiry).toISOString() })
   const shortToken = await generateTenantToken({ apiKey: short, apiKeyUid: shortUid, searchRules: ['*'], expiresAt: hour() })
   t.equal((await status(shortToken))[0], 200)
-  await new Promise((r) => setTimeout(r, 1400))
+  while (Date.now() <= shortExpiry + 200) await new Promise((r) => setTimeout(r, 50))
   t.same(await status(shortToken), [403, 'invalid_api_key', 'The provided API key is invalid.'], 'its key expired')
   t.equal((await status(wide))[0], 200)
   t.equal((await server.as(MASTER_KEY, `/keys/${uid}`, { method: 'DELETE' })).status, 204)
