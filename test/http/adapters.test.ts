@@ -80,7 +80,7 @@ t.test('--help lists every option with its environment variable', async (t) => {
   t.match(res.stdout, /^Usage: tessera \[options\]/)
   t.ok(OPTIONS.length >= 8)
   for (const o of OPTIONS) {
-    t.ok(res.stdout.includes(o.switch ? `  --${o.flag}\n` : `--${o.flag} <${o.value}>`), `--${o.flag}`)
+    t.ok(res.stdout.includes(o.switch ? `  --${o.flag}\n` : o.optionalValue ? `--${o.flag} [<${o.value}>]` : `--${o.flag} <${o.value}>`), `--${o.flag}`)
     t.ok(res.stdout.includes(`[env: TESSERA_${o.flag.toUpperCase().replace(/-/g, '_')}]`), `env of --${o.flag}`)
   }
   for (const flag of ['--db-path', '--http-addr', '--master-key', '--env', '--http-payload-size-limit', '--log-level', '--http-adapter', '--max-indexing-threads']) {
