@@ -6,7 +6,7 @@
  */
 import { TesseraError } from '../errors/index.js'
 import type { JsonObject } from '../json/value.js'
-import { queryVector } from '../vectors/query-vector.js'
+import { queryVector } from '../embedders/query-vector.js'
 import { f32 } from '../vectors/output.js'
 import { rankedKeywordSearch, type Ranked, type SearchOutcome } from './keyword.js'
 import { rankHybrid } from './hybrid.js'
