@@ -145,6 +145,14 @@ function parseAddr(text: string): { host: string; port: number } {
 /** Values a switch takes from the command line (`--no-preview=false`) or its environment variable. */
 const SWITCH_VALUES = new Map([['true', true], ['false', false], ['1', true], ['0', false]])
 
+/** A whole-number option: `fallback` when absent, else `text` as an integer of at least `min` (a ConfigError otherwise). */
+function wholeNumber<T>(label: string, text: string | undefined, fallback: T, min = 1): number | T {
+  if (text === undefined) return fallback
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`invalid ${label} \`${text}\`: expected a whole number from ${min}`)
+  return n
+}
+
 /** Meilisearch's default interval of scheduled snapshots: a day. */
 export const DEFAULT_SNAPSHOT_INTERVAL_SECONDS = 86_400
 
@@ -183,9 +191,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`invalid --log-level \`${logLevel}\`: expected one of ${LOG_LEVELS.join(', ')}`)
   const adapter = get('http-adapter') ?? 'uws'
   if (adapter !== 'uws' && adapter !== 'node') throw new ConfigError(`invalid --http-adapter \`${adapter}\`: expected uws or node`)
-  const threadsText = get('max-indexing-threads')
-  const threads = threadsText === undefined ? availableParallelism() : Number(threadsText)
-  if (!Number.isInteger(threads) || threads < 1) throw new ConfigError(`invalid --max-indexing-threads \`${threadsText}\`: expected a whole number from 1`)
+  const threads = wholeNumber('--max-indexing-threads', get('max-indexing-threads'), availableParallelism())
   const masterKey = get('master-key') ?? null
   // An empty key would make `Bearer ` (an empty token) the master key: refused rather than taken as one.
   if (masterKey === '') throw new ConfigError('--master-key cannot be empty: leave it out to run without a master key')
@@ -202,9 +208,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const maxIndexingMemory = memoryText === undefined ? Math.floor((totalmem() * 2) / 3) : parseByteSize(memoryText)
   const totalText = get('experimental-limit-batched-tasks-total-size')
   const batchedTasksTotalSize = totalText === undefined ? Math.min(Math.floor(maxIndexingMemory / 2), 10 * 2 ** 30) : parseByteSize(totalText)
-  const batchedText = get('experimental-max-number-of-batched-tasks')
-  const maxBatchedTasks = batchedText === undefined ? 10_000 : Number(batchedText)
-  if (!Number.isInteger(maxBatchedTasks) || maxBatchedTasks < 1) throw new ConfigError(`invalid --experimental-max-number-of-batched-tasks \`${batchedText}\`: expected a whole number from 1`)
+  const maxBatchedTasks = wholeNumber('--experimental-max-number-of-batched-tasks', get('experimental-max-number-of-batched-tasks'), 10_000)
   const switchOn = (flag: string): boolean => {
     const on = SWITCH_VALUES.get((get(flag) ?? 'false').toLowerCase())
     if (on === undefined) throw new ConfigError(`invalid --${flag} \`${get(flag)}\`: expected true or false`)
@@ -216,14 +220,10 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   if (importDump !== null && importSnapshot !== null) throw new ConfigError('--import-dump and --import-snapshot cannot be used together')
   const delay = Number(env.TESSERA_TEST_BATCH_DELAY_MS ?? 0)
   const dbPath = get('db-path') ?? './data.ms'
-  const positive = (name: string): number | undefined => {
-    const text = env[name]
-    if (text === undefined) return undefined
-    const n = Number(text)
-    if (!Number.isInteger(n) || n < 1) throw new ConfigError(`invalid ${name} \`${text}\`: expected a whole number from 1`)
-    return n
+  const vectorSearch = {
+    ef: wholeNumber('TESSERA_VECTOR_EF', env.TESSERA_VECTOR_EF, undefined),
+    rescoring: wholeNumber('TESSERA_VECTOR_RESCORING', env.TESSERA_VECTOR_RESCORING, undefined),
   }
-  const vectorSearch = { ef: positive('TESSERA_VECTOR_EF'), rescoring: positive('TESSERA_VECTOR_RESCORING') }
   const remoteTimeout = Number(env.TESSERA_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS ?? 25)
   return {
     kind: 'run',
@@ -272,9 +272,7 @@ function embedderRuntime(get: (flag: string) => string | undefined, dbPath: stri
   const timeoutText = get('experimental-rest-embedder-timeout-seconds')
   const timeout = timeoutText === undefined ? 30 : Number(timeoutText)
   if (!Number.isFinite(timeout) || timeout <= 0) throw new ConfigError(`invalid --experimental-rest-embedder-timeout-seconds \`${timeoutText}\`: expected a number of seconds above 0`)
-  const cacheText = get('experimental-embedding-cache-entries')
-  const cache = cacheText === undefined ? 0 : Number(cacheText)
-  if (!Number.isInteger(cache) || cache < 0) throw new ConfigError(`invalid --experimental-embedding-cache-entries \`${cacheText}\`: expected a whole number from 0`)
+  const cache = wholeNumber('--experimental-embedding-cache-entries', get('experimental-embedding-cache-entries'), 0, 0)
   return {
     modelsPath: get('models-dir') ?? join(dbPath, 'models'),
     allowRemoteModels: false,
