@@ -2,6 +2,7 @@
  * The scanner (see index.ts for the pipeline it follows): script groups, separators and dictionary words matched
  * leftmost-longest, segmentation, normalization and classification, with a cache of normalized chunks.
  */
+import { rustTrim } from '../util/rust-text.js'
 import { DEFAULT_SEPARATORS, HARD_SEPARATORS } from './separators.js'
 import { BMP_SCRIPT, KANA_BIT, Script, astralScript } from './script.js'
 import { Lang, isAscii, lossy, nonLossy, type LangId } from './normalize.js'
@@ -319,14 +320,10 @@ function countChars(s: string, from: number, to: number): number {
   return n
 }
 
-// Rust's `char::is_whitespace` (the White_Space property; unlike JS `trim`, U+FEFF is not trimmed).
-const LEADING_WS = /^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+/
-const TRAILING_WS = /[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+$/
-
-/** Rust's `str::trim`. */
+/** Rust's `str::trim`, with a fast path for words that start and end with a visible ASCII character. */
 function trimWord(s: string): string {
   const first = s.charCodeAt(0)
   const last = s.charCodeAt(s.length - 1)
   if (first > 0x20 && first < 0x7f && last > 0x20 && last < 0x7f) return s
-  return s.replace(LEADING_WS, '').replace(TRAILING_WS, '')
+  return rustTrim(s)
 }
