@@ -15,6 +15,7 @@ import type { GraphBuildInput } from '../../../engine/vectors/graph-build.js'
 import { runJob } from '../../../engine/pool/jobs.js'
 import type { WorkerPool } from '../../../engine/pool/index.js'
 import { createWorkerPool } from '../../../workers/pool.js'
+import { rescoringFigures } from './rescoring.js'
 
 const require = createRequire(import.meta.url)
 
@@ -37,7 +38,7 @@ const ids = (hits: { docid: number }[]) => hits.map((h) => h.docid)
 export const FILTER_CLUSTER_MODULO = 10
 export const filterAllows = (cluster: number) => cluster % FILTER_CLUSTER_MODULO === 0
 
-export async function inProcessFigures(data: ClusteredVectors, log: (s: string) => void): Promise<{ engines: EngineFigures[]; truth: number[][]; filteredTruth: number[][]; hardness: number }> {
+export async function inProcessFigures(data: ClusteredVectors, log: (s: string) => void, dataParent?: string): Promise<{ engines: EngineFigures[]; rescoring: EngineFigures[]; truth: number[][]; filteredTruth: number[][]; hardness: number }> {
   const dims = data.vectors[0]!.length
   const allowedIds = data.vectors.map((_, i) => i).filter((i) => filterAllows(data.cluster[i]!))
   const allowed = RoaringBitmap32.from(allowedIds)
@@ -62,6 +63,7 @@ export async function inProcessFigures(data: ClusteredVectors, log: (s: string) 
   for (const depth of [10, vectorSearchTuning.rescoring]) {
     engines.push(measure(`Tessera store (binary quantized, rescoring ${depth}×k)`, bq.rate, truth, filteredTruth, data, (q, f) => ids(nearest(bq.space, q, K, f ? allowed : null, { rescoring: depth }))))
   }
+  const rescoring = dataParent === undefined ? [] : await rescoringFigures(data, bq.space, truth, dataParent, log)
 
   log('vectors: hnswlib-node raw')
   const hnswlib = require('hnswlib-node') as typeof import('hnswlib-node')
@@ -92,7 +94,7 @@ export async function inProcessFigures(data: ClusteredVectors, log: (s: string) 
   } catch (err) {
     log(`vectors: usearch unavailable (${(err as Error).message})`)
   }
-  return { engines, truth, filteredTruth, hardness }
+  return { engines, rescoring, truth, filteredTruth, hardness }
 }
 
 /**
