@@ -13,6 +13,7 @@ import { clusteredVectors } from '../../data/clustered-vectors.js'
 import type { Outcome, RunContext } from '../../harness/scenario.js'
 import { httpFigures, type HttpFigures } from './http.js'
 import { inProcessFigures, type EngineFigures } from './in-process.js'
+import { oramaFigures } from './orama.js'
 import type { VectorsOptions } from './options.js'
 
 export { DEFAULT_VECTORS_OPTIONS, quickVectorsOptions, type VectorsOptions } from './options.js'
@@ -26,6 +27,11 @@ export async function runVectorsScenario(options: VectorsOptions, ctx: RunContex
     log(`vectors: generating ${options.count} × ${DIMS} vectors in ${CLUSTERS} clusters, ${options.queries} queries`)
     const data = clusteredVectors({ count: options.count, dims: DIMS, clusters: CLUSTERS, queries: options.queries, seed: 19, minSpread: 0.02, maxSpread: 0.18 })
     const local = await inProcessFigures(data, log, ctx.dataParent)
+    try {
+      local.engines.push(await oramaFigures(data, local.truth, local.filteredTruth, log))
+    } catch (err) {
+      log(`vectors: Orama failed (${(err as Error).message})`)
+    }
     const http = await httpFigures(data, local.truth, local.filteredTruth, { clients: options.clients, seconds: options.seconds, dataParent: ctx.dataParent }, log)
     const report = { benchmark: 'vectors', date: ctx.date, machine: ctx.machine, options, dims: DIMS, clusters: CLUSTERS, hnswlibRecallAtEf10: local.hardness, engines: local.engines, rescoring: local.rescoring, http }
     mkdirSync(ctx.outDir, { recursive: true })
