@@ -52,8 +52,8 @@ export function rankedSearch(source: SearchSource, query: SearchQuery, vector: Q
     if (vector === null) throw new Error('semantic search without a resolved query vector')
     if ('error' in vector) throw vector.error
     const v = vector.vector
-    return rankedKeywordSearch(source, query, (window): Ranked => {
-      const outcome = rankSemantic(source, query, v, window)
+    return rankedKeywordSearch(source, query, (window, start): Ranked => {
+      const outcome = rankSemantic(source, query, v, window, start)
       return { outcome, semanticHitCount: outcome.hits.length, queryVector: shown }
     })
   }
