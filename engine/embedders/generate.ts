@@ -16,7 +16,7 @@ import { DocumentTemplate, type RenderContext } from './document-template.js'
 import type { EmbedderConfig } from './factory.js'
 import { embedderFor } from './registry.js'
 import type { EmbedderRequests } from './request-stats.js'
-import type { EmbedderRuntime } from './types.js'
+import type { Embedder, EmbedderRuntime } from './types.js'
 import { missingUserVectors } from './user-vectors.js'
 import { generates, planEmbeddings, providedVectors, type PreviousVectors } from './embedding-plan.js'
 
@@ -143,13 +143,9 @@ export function embedderRuntime(): EmbedderRuntime {
 }
 
 /**
- * The vector of a search's `q` for the embedder `name` of `indexUid` (a composite's search side), through the
- * query cache. Remote embedders stop retrying at `deadline` (the search cutoff). Fails with
- * `vector_embedding_error` (`Error while generating embeddings: …`), or the signal's reason.
+ * The embedder `name` of `indexUid` as this thread's queries use it (built with the thread's runtime). With
+ * `knownDimensions` (the index's stored vectors), a remote embedder without `dimensions` needs no probe.
  */
-export async function embedQueryForSearch(
-  indexUid: string, name: string, settings: EmbedderConfig, q: string, options: { deadline?: number; signal?: AbortSignal } = {},
-): Promise<Float32Array> {
-  const embedder = await embedderFor(indexUid, name, settings, queryRuntime)
-  return embedder.embedQuery(q, options)
+export function queryEmbedder(indexUid: string, name: string, settings: EmbedderConfig, knownDimensions?: number): Promise<Embedder> {
+  return embedderFor(indexUid, name, settings, knownDimensions === undefined ? queryRuntime : { ...queryRuntime, knownDimensions })
 }

@@ -2,7 +2,8 @@
  * The embedders of one thread, kept across jobs: building one can cost a probe request or a model load, so a
  * worker builds each (index, embedder) once and rebuilds it only when its settings or the runtime change.
  * Concurrent jobs asking for the same embedder share one build; a failed build is forgotten so the next job
- * tries again.
+ * tries again. A build still under way when its embedder is replaced or closed is aborted (its probe's requests
+ * and retry waits end), so nothing outlives its index.
  */
 import { createEmbedder, type EmbedderConfig } from './factory.js'
 import type { Embedder, EmbedderRuntime } from './types.js'
@@ -10,9 +11,25 @@ import type { Embedder, EmbedderRuntime } from './types.js'
 interface Entry {
   fingerprint: string
   embedder: Promise<Embedder>
+  /** Aborts the build while it runs (a probe's retries can last minutes against a failing server). */
+  build: AbortController
 }
 
 const entries = new Map<string, Entry>()
+
+/**
+ * What an embedder is built from. `env` is left out (copied per thread, equal in content) and so is
+ * `knownDimensions`: a hint that spares a probe, giving the same embedder as the probe would.
+ */
+function fingerprintOf(settings: EmbedderConfig, runtime: EmbedderRuntime): string {
+  return JSON.stringify([settings, { ...runtime, env: undefined, knownDimensions: undefined }])
+}
+
+/** Abort the entry's build if it still runs, then close what it built. */
+function retire(entry: Entry): Promise<void> {
+  entry.build.abort(new Error('embedder closed'))
+  return entry.embedder.then((e) => e.close(), () => undefined)
+}
 
 /**
  * The embedder `name` of the index `indexUid` in this thread, built on first use and whenever `settings` or
@@ -20,12 +37,13 @@ const entries = new Map<string, Entry>()
  */
 export function embedderFor(indexUid: string, name: string, settings: EmbedderConfig, runtime: EmbedderRuntime = {}): Promise<Embedder> {
   const key = JSON.stringify([indexUid, name])
-  const fingerprint = JSON.stringify([settings, { ...runtime, env: undefined }])
+  const fingerprint = fingerprintOf(settings, runtime)
   const current = entries.get(key)
   if (current?.fingerprint === fingerprint) return current.embedder
-  if (current) void current.embedder.then((e) => e.close(), () => undefined)
-  const embedder = createEmbedder(name, settings, runtime)
-  const entry = { fingerprint, embedder }
+  if (current) void retire(current)
+  const build = new AbortController()
+  const embedder = createEmbedder(name, settings, runtime, build.signal)
+  const entry = { fingerprint, embedder, build }
   entries.set(key, entry)
   embedder.catch(() => {
     if (entries.get(key) === entry) entries.delete(key)
@@ -33,13 +51,27 @@ export function embedderFor(indexUid: string, name: string, settings: EmbedderCo
   return embedder
 }
 
-/** Close and forget the embedders of `indexUid` (all of them without it): an index deleted, a thread ending. */
-export async function closeEmbedders(indexUid?: string): Promise<void> {
+/**
+ * Close and forget the embedders of `indexUid` (all of them without it): an index deleted, a thread ending.
+ * With `keep`, the embedders of `indexUid` whose names it lists stay (an index's embedder settings changed:
+ * the removed ones go).
+ */
+export async function closeEmbedders(indexUid?: string, keep?: ReadonlySet<string>): Promise<void> {
   const closing: Promise<void>[] = []
   for (const [key, entry] of entries) {
-    if (indexUid !== undefined && (JSON.parse(key) as string[])[0] !== indexUid) continue
+    const [uid, name] = JSON.parse(key) as [string, string]
+    if (indexUid !== undefined && uid !== indexUid) continue
+    if (keep?.has(name)) continue
     entries.delete(key)
-    closing.push(entry.embedder.then((e) => e.close(), () => undefined))
+    closing.push(retire(entry))
   }
   await Promise.all(closing)
+}
+
+/** The (index, embedder) pairs this thread holds, built or being built (what a test checks is gone). */
+export function heldEmbedders(): { indexUid: string; name: string }[] {
+  return [...entries.keys()].map((key) => {
+    const [indexUid, name] = JSON.parse(key) as [string, string]
+    return { indexUid, name }
+  })
 }
