@@ -14,11 +14,14 @@ import type { DocumentVectors } from '../vectors/types.js'
 import { embedderKind } from './config.js'
 import { DocumentTemplate, type RenderContext } from './document-template.js'
 import type { EmbedderConfig } from './factory.js'
-import { embedderFor } from './registry.js'
+import { closeIdleEmbedders, embedderFor } from './registry.js'
 import type { EmbedderRequests } from './request-stats.js'
 import type { Embedder, EmbedderRuntime } from './types.js'
 import { missingUserVectors } from './user-vectors.js'
 import { generates, planEmbeddings, providedVectors, type PreviousVectors } from './embedding-plan.js'
+
+/** Embedders a thread has not used for this long are closed at its next generation job. */
+export const IDLE_EMBEDDER_MS = 10 * 60_000
 
 /** One embedder of the index, as the generation of a chunk needs it. */
 export interface GenerateEmbedder {
@@ -73,6 +76,8 @@ function renderContext(input: Pick<GenerateInput, 'fieldNames' | 'searchable'>):
  * failure comes back in `error`, with the requests counted so far.
  */
 export async function generateEmbeddings(input: GenerateInput, options: { signal?: AbortSignal } = {}): Promise<GeneratedEmbeddings> {
+  // What this thread built for indexes deleted since, or embedders long unused, is let go (sockets, model sessions).
+  await closeIdleEmbedders(IDLE_EMBEDDER_MS)
   const docs = JSON.parse(input.docs) as Document[]
   const previousDocs = input.previousDocs === undefined ? [] : (JSON.parse(input.previousDocs) as (Document | null)[])
   const out: GeneratedEmbeddings = { vectors: docs.map(() => ({})), textHashes: docs.map(() => ({})), requests: {} }

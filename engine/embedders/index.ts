@@ -11,7 +11,7 @@
  * Settings-time checks for the settings code: `checkDocumentTemplate`, `checkRestTemplates`.
  */
 export { createEmbedder, type EmbedderConfig } from './factory.js'
-export { embedderFor, closeEmbedders, heldEmbedders } from './registry.js'
+export { embedderFor, closeEmbedders, closeIdleEmbedders, releaseEmbedders, heldEmbedders } from './registry.js'
 export type { EmbedOptions, Embedder, EmbedderRuntime, RemoteTuning } from './types.js'
 export { DocumentTemplate, checkDocumentTemplate, templateProblem, truncateUtf8, type RenderContext } from './document-template.js'
 export { checkRestTemplates } from './rest-templates.js'

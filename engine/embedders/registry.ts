@@ -10,9 +10,13 @@ import type { Embedder, EmbedderRuntime } from './types.js'
 
 interface Entry {
   fingerprint: string
+  /** The settings alone (JSON), to tell whether the index's embedder still is this one. */
+  settings: string
   embedder: Promise<Embedder>
   /** Aborts the build while it runs (a probe's retries can last minutes against a failing server). */
   build: AbortController
+  /** Epoch ms of the last `embedderFor` that returned it. */
+  usedAt: number
 }
 
 const entries = new Map<string, Entry>()
@@ -39,11 +43,14 @@ export function embedderFor(indexUid: string, name: string, settings: EmbedderCo
   const key = JSON.stringify([indexUid, name])
   const fingerprint = fingerprintOf(settings, runtime)
   const current = entries.get(key)
-  if (current?.fingerprint === fingerprint) return current.embedder
+  if (current?.fingerprint === fingerprint) {
+    current.usedAt = Date.now()
+    return current.embedder
+  }
   if (current) void retire(current)
   const build = new AbortController()
   const embedder = createEmbedder(name, settings, runtime, build.signal)
-  const entry = { fingerprint, embedder, build }
+  const entry = { fingerprint, settings: JSON.stringify(settings), embedder, build, usedAt: Date.now() }
   entries.set(key, entry)
   embedder.catch(() => {
     if (entries.get(key) === entry) entries.delete(key)
@@ -51,17 +58,37 @@ export function embedderFor(indexUid: string, name: string, settings: EmbedderCo
   return embedder
 }
 
+/** Close and forget the embedders of `indexUid` (all of them without it): an index deleted, a thread ending. */
+export async function closeEmbedders(indexUid?: string): Promise<void> {
+  await closeWhere((uid) => indexUid === undefined || uid === indexUid)
+}
+
 /**
- * Close and forget the embedders of `indexUid` (all of them without it): an index deleted, a thread ending.
- * With `keep`, the embedders of `indexUid` whose names it lists stay (an index's embedder settings changed:
- * the removed ones go).
+ * Close what this thread holds for `indexUid` that the index's embedders no longer are: everything when the
+ * index is gone (`null`), else the embedders removed from its settings and those whose settings changed (the next
+ * use builds the new one).
  */
-export async function closeEmbedders(indexUid?: string, keep?: ReadonlySet<string>): Promise<void> {
+export async function releaseEmbedders(indexUid: string, embedders: Readonly<Record<string, EmbedderConfig>> | null): Promise<void> {
+  await closeWhere((uid, name, entry) => {
+    if (uid !== indexUid) return false
+    const current = embedders === null || !Object.hasOwn(embedders, name) ? undefined : embedders[name]
+    return current === undefined || JSON.stringify(current) !== entry.settings
+  })
+}
+
+/**
+ * Close the embedders not used for `idleMs`. Worker threads call it before each generation job: they are never
+ * told an index was deleted, so what they built for it goes once it has sat unused that long (no timer runs).
+ */
+export async function closeIdleEmbedders(idleMs: number, now = Date.now()): Promise<void> {
+  await closeWhere((_uid, _name, entry) => now - entry.usedAt >= idleMs)
+}
+
+async function closeWhere(test: (indexUid: string, name: string, entry: Entry) => boolean): Promise<void> {
   const closing: Promise<void>[] = []
   for (const [key, entry] of entries) {
     const [uid, name] = JSON.parse(key) as [string, string]
-    if (indexUid !== undefined && uid !== indexUid) continue
-    if (keep?.has(name)) continue
+    if (!test(uid, name, entry)) continue
     entries.delete(key)
     closing.push(retire(entry))
   }
