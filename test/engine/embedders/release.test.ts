@@ -21,6 +21,11 @@ t.test('query embedders are closed with their index, or when their settings go',
     request: { input: { content: '{{text}}' } }, response: { result: { vector: '{{embedding}}' } },
   })
   const held = (uid: string) => heldEmbedders().filter((h) => h.indexUid === uid).map((h) => h.name).sort()
+  // Embedders are released after the commit, which follows the moment the task shows as finished.
+  const heldOnceReleased = async (uid: string, expected: string[]) => {
+    for (let waited = 0; waited < 10_000 && JSON.stringify(held(uid)) !== JSON.stringify(expected); waited += 10) await new Promise((r) => setTimeout(r, 10))
+    return held(uid)
+  }
   const semantic = async (uid: string, embedder: string) => {
     const res = await search(engine, uid, { ...defaultSearchQuery(), q: 'dog', hybrid: { embedder, semanticRatio: 1 } })
     t.equal(res.semanticHitCount, 1, `${uid}: the query was embedded with ${embedder}`)
@@ -36,17 +41,17 @@ t.test('query embedders are closed with their index, or when their settings go',
 
   const removed = await updateSettings(engine, 'dogs', { embedders: { two: null } } as never)
   t.equal((await settle(engine, removed.taskUid)).status, 'succeeded')
-  t.same(held('dogs'), ['one'], 'a removed embedder is closed')
+  t.same(await heldOnceReleased('dogs', ['one']), ['one'], 'a removed embedder is closed')
 
   const changed = await updateSettings(engine, 'dogs', { embedders: { one: { documentTemplate: 'changed {{doc.title}}' } } } as never)
   t.equal((await settle(engine, changed.taskUid)).status, 'succeeded')
-  t.same(held('dogs'), [], 'a changed embedder is closed (the next query builds the new one)')
+  t.same(await heldOnceReleased('dogs', []), [], 'a changed embedder is closed (the next query builds the new one)')
   await semantic('dogs', 'one')
   t.same(held('dogs'), ['one'])
 
   const connections = remote.inFlight
   t.equal((await settle(engine, (await deleteIndex(engine, 'dogs')).taskUid)).status, 'succeeded')
-  t.same(held('dogs'), [], 'a deleted index leaves nothing in the registry')
+  t.same(await heldOnceReleased('dogs', []), [], 'a deleted index leaves nothing in the registry')
   t.same(held('cats'), ['one', 'two'], 'other indexes keep theirs')
   t.equal(remote.inFlight, connections, 'no request left running')
 })
