@@ -72,6 +72,8 @@ export async function generateVectors(
     previous: pending.map((p) => p.previous),
     previousDocs: pending.some((p) => p.previousDoc !== null) ? pending.map((p) => p.previousDoc) : undefined,
     embedders: chosen,
+    // Templates list a document's `fields` in the index's field order, whatever order its keys came in.
+    fieldNames: batch.docs(meta).fieldNames(),
     searchable: settings.searchableAttributes,
     runtime: embedderRuntime(),
   }, embeddingRunner(generating ? batch.deps.pool : undefined), {
