@@ -11,6 +11,7 @@ import { setImmediate } from 'node:timers/promises'
 import { TesseraError, indexNotFound } from '../errors/index.js'
 import { runJob } from '../pool/jobs.js'
 import { INLINE_LIMIT } from '../payload/files.js'
+import { isWs } from '../payload/json.js'
 import type { Document } from '../payload/documents.js'
 import type { DocumentAddition, Details } from '../tasks/types.js'
 import { decodeDocument, type PreparedChunk } from '../documents/prepare.js'
@@ -89,7 +90,13 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
       const toEmbed: { docid: number; provided: DocumentVectors | null; pending: PendingDocument }[] = []
       for (let k = 0; k < chunk.ids.length; k++) {
         const ext = chunk.ids[k]!
-        const encoded = bytes.subarray(from, (from = chunk.ends[k]!))
+        // An NDJSON line's own text comes with the separators around it (the line feed before it, a carriage
+        // return after it): the stored document is the JSON value alone, as from the other formats.
+        let start = from
+        let end = (from = chunk.ends[k]!)
+        while (start < end && isWs(bytes[start]!)) start++
+        while (end > start && isWs(bytes[end - 1]!)) end--
+        const encoded = bytes.subarray(start, end)
         const count = chunk.fields[run]!
         names.length = count
         for (let f = 0; f < count; f++) names[f] = chunk.fieldNames[chunk.fields[run + 1 + f]!]!
