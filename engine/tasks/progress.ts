@@ -71,6 +71,8 @@ export class Progress {
   private readonly steps: Step[] = [{ kind: BATCH_PHASES, name: 'processing tasks', finished: 0, total: BATCH_PHASES.length }]
   /** The counts of `during`'s steps, by step, unit and total: each use goes on from the last one's count. */
   private readonly interludes = new Map<string, Step>()
+  /** The highest percentage shown so far. */
+  private highest = 0
 
   /** Enter a phase of the batch: the operation's steps end with it. */
   phase(name: BatchPhase): void {
@@ -126,7 +128,11 @@ export class Progress {
     return Object.assign(countOf(shown), { end })
   }
 
-  /** Meilisearch's ProgressView: the steps outermost first, and the share of the whole that is done, in percent. */
+  /**
+   * Meilisearch's ProgressView: the steps outermost first, and the share of the whole that is done, in percent. The
+   * percentage never goes back: the steps may (a batch's chunks alternate between storing documents and embedding
+   * them, and the embedding step counts from its own start), a progress bar should not.
+   */
   view(): BatchProgress {
     let percentage = 0
     let scale = 1
@@ -136,9 +142,10 @@ export class Progress {
       scale *= s.total
       percentage += s.finished / scale
     }
+    this.highest = Math.max(this.highest, percentage * 100)
     return {
       steps: this.steps.map((s) => ({ currentStep: s.name, finished: s.finished, total: s.total })),
-      percentage: percentage * 100,
+      percentage: this.highest,
     }
   }
 }

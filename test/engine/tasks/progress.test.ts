@@ -88,3 +88,20 @@ t.test('an indexing step shown for a while (embedding) counts on across uses and
   second.end()
   t.same(p.view().steps, [{ currentStep: 'writing tasks to disk', finished: 1, total: 2 }], 'a phase entered since stays')
 })
+
+t.test('the percentage never goes back, even when the steps shown do', async (t) => {
+  const p = new Progress()
+  p.step(DOCUMENT_OPERATION, 'indexing')
+  const docs = p.count('document', 10)
+  docs.add(8)
+  const stored = p.view().percentage
+  t.ok(Math.abs(stored - (2 / 6 + 8 / 60) * 100) < 1e-9)
+  // Embedding the next chunk shows a step whose own share is below what the stored documents reached.
+  const embedding = p.during('extracting embeddings', 'document', 10)
+  t.equal(p.view().steps[2]!.currentStep, 'extracting embeddings')
+  t.equal(p.view().percentage, stored, 'held at the highest reached')
+  embedding.add(10)
+  embedding.end()
+  docs.add(2)
+  t.ok(Math.abs(p.view().percentage - 50) < 1e-9, 'and moves on once the steps pass it')
+})
