@@ -17,7 +17,7 @@ import type { DocumentAddition, Details } from '../tasks/types.js'
 import { decodeDocument, type PreparedChunk } from '../documents/prepare.js'
 import type { IndexBatch } from './index-batch.js'
 import { DOCUMENT_OPERATION } from '../tasks/progress.js'
-import { providedVectors } from '../vectors/document.js'
+import { providedVectors, withoutEmbedderVectors } from '../vectors/document.js'
 import { storeDocumentVectors } from '../vectors/write.js'
 import type { DocumentVectors } from '../vectors/types.js'
 import { generateVectors, previousVectors, withGivenVectors, type PendingDocument } from './generate-vectors.js'
@@ -109,16 +109,19 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
         // The payload's `_vectors` (not the stored document's): read only when the document has some.
         const given = withEmbedders && encoded.includes('"_vectors"') ? decodeDocument(encoded) : null
         const provided = given ? providedVectors(given, ext, embedders, dimsOf) : null
-        let stored: Document
+        let stored: Document | undefined
         if (old && op.method === 'update') {
           // Add-or-update replaces top-level fields whole (nested objects are not deep-merged).
-          stored = { ...old, ...(given ?? decodeDocument(encoded)) }
+          stored = withoutEmbedderVectors({ ...old, ...(given ?? decodeDocument(encoded)) }, embedders)
           merged.push({ at: k, doc: stored })
           docids[k] = await docs.put(ext, stored)
           facets?.add(docids[k]!, stored)
         } else {
-          docids[k] = await docs.putEncoded(ext, encoded, names)
-          stored = decodeDocument(encoded)
+          // Configured embedders' vectors live in the vector store only: the document is stored without them.
+          const kept = given ? withoutEmbedderVectors(given, embedders) : null
+          if (kept && kept !== given) docids[k] = await docs.put(ext, (stored = kept))
+          else docids[k] = await docs.putEncoded(ext, encoded, names)
+          stored ??= given ?? decodeDocument(encoded)
           facets?.add(docids[k]!, stored)
           if (skipCreation) replaced.push({ at: k, doc: stored })
         }

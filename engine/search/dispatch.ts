@@ -70,8 +70,8 @@ export function rankedSearch(source: SearchSource, query: SearchQuery, vector: Q
     // Only hybrid searches skip their embedding.
     if (!('vector' in vector)) throw new Error('semantic search without a query vector')
     const v = vector.vector
-    return rankedKeywordSearch(source, query, (window): Ranked => {
-      const outcome = rankSemantic(source, query, v, window)
+    return rankedKeywordSearch(source, query, (window, start): Ranked => {
+      const outcome = rankSemantic(source, query, v, window, start)
       return { outcome, semanticHitCount: outcome.hits.length, queryVector: shown }
     })
   }
