@@ -86,6 +86,7 @@ export class Scheduler {
   async stop(): Promise<void> {
     this.stopped = true
     this.current?.abort.abort()
+    this.stopWaiting?.()
     await this.idle
   }
 
@@ -236,7 +237,12 @@ export class Scheduler {
     try {
       await this.store.commit([...failed.flatMap((t) => this.queue.putOps(t)), this.queue.putBatchOp(batch), this.queue.nextBatchUidOp()])
     } catch (again) {
-      // The storage refuses writes: stop scheduling rather than spin; the tasks run again after a restart.
+      if (this.store.refusingWrites) {
+        this.options.log?.(`cannot record the end of batch ${batchUid} (${(again as Error).message}): its tasks run again once the disk has room`, 'ERROR')
+        await this.requeueWhenWritable(tasks, batchUid)
+        return
+      }
+      // The storage refuses writes for good: stop scheduling rather than spin; the tasks run again after a restart.
       this.options.log?.(`cannot record the failure of batch ${batchUid} (${(again as Error).message}): the scheduler stops`, 'ERROR')
       this.stopped = true
       return
@@ -246,6 +252,37 @@ export class Scheduler {
     this.queue.batchRecorded(batch)
     for (const t of tasks) if (t.operation.type === 'documentAdditionOrUpdate') await this.deps.payloads.remove(t.operation.payload)
   }
+
+  /**
+   * The storage refuses writes until the disk has room (see engine/storage/recovery.ts): nothing of the batch was
+   * written but its `processing` mark, so once writes resume its tasks are enqueued again and run in a later batch,
+   * as a restart would re-run them. Stopping the scheduler meanwhile leaves them `processing` for the next start.
+   */
+  private async requeueWhenWritable(tasks: Task[], batchUid: number): Promise<void> {
+    const stop = new AbortController()
+    this.stopWaiting = () => stop.abort()
+    try {
+      // The disk may fill again before the requeue is written: then wait again.
+      while (!this.stopped && await this.store.writable(stop.signal)) {
+        const current = tasks.map((t) => this.queue.get(t.uid) ?? t)
+        const requeued = current.map((t): Task => ({ ...t, status: 'enqueued', batchUid: null, startedAt: null }))
+        if (this.queue.nextBatchUid === batchUid + 1) this.queue.nextBatchUid = batchUid
+        try {
+          await this.shadowed([...requeued.flatMap((t) => this.queue.putOps(t)), this.queue.nextBatchUidOp()], () => {
+            current.forEach((t, i) => this.queue.replaced(t, requeued[i]!))
+          })
+          return
+        } catch (err) {
+          if (!this.store.refusingWrites) throw err
+        }
+      }
+    } finally {
+      this.stopWaiting = null
+    }
+  }
+
+  /** Ends the wait of `requeueWhenWritable` when the scheduler stops. */
+  private stopWaiting: (() => void) | null = null
 
   /** The batch's effects; null when it was aborted midway (nothing of it will be committed). */
   private async compute(tasks: Task[], batchUid: number, signal: AbortSignal, progress: Progress): Promise<ComputedBatch | null> {
