@@ -77,6 +77,20 @@ export class Scheduler {
     if (this.current && this.current.uids.intersects(uids)) this.current.abort.abort()
   }
 
+  /**
+   * Test hook: until the returned function is called, each batch waits in `processing` (after its mark), so a test
+   * can enqueue tasks behind it and know they form the next batch, however slow the machine. A cancelation or
+   * `stop` ends the wait of the batch it aborts.
+   */
+  hold(): () => void {
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => { release = resolve })
+    this.gate = gate
+    return () => { if (this.gate === gate) this.gate = null; release() }
+  }
+
+  private gate: Promise<void> | null = null
+
   /** Whether the scheduler stopped for good (closed, or the storage refused to record a failure). */
   get halted(): boolean {
     return this.stopped
@@ -153,6 +167,8 @@ export class Scheduler {
       endStage('registering tasks as processing')
 
       if (this.options.batchDelayMs) await sleep(this.options.batchDelayMs, abort.signal)
+      while (this.gate && !abort.signal.aborted) await Promise.race([this.gate, aborted(abort.signal)])
+      while (this.options.batchHeldWhile?.() && !abort.signal.aborted) await sleep(10, abort.signal)
 
       // 2. Compute the effects.
       outcome = abort.signal.aborted ? null : await this.compute(processing, batchUid, abort.signal, progress)
@@ -301,4 +317,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(resolve, ms)
     signal.addEventListener('abort', () => { clearTimeout(timer); resolve() }, { once: true })
   })
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
 }
