@@ -49,7 +49,11 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), batchDelayMs: config.testBatchDelayMs, vectorSearch: config.vectorSearch,
     batchLimits: { maxTasks: config.maxBatchedTasks, maxBytes: config.batchedTasksTotalSize },
     dumpDir: resolve(config.dumpDir), snapshotDir: resolve(config.snapshotDir), dbVersion: VERSION.pkgVersion,
-    embedders: config.embedders,
+    embedders: config.embedders, ...(config.cluster ? { cluster: config.cluster } : {}),
+  }).catch(async (err: unknown) => {
+    // Cluster mode can fail to open (NATS unreachable, a database of another cluster): nothing is left running.
+    await pool.close()
+    throw err
   })
   // Scheduled snapshots are ordinary snapshot tasks, registered on a timer.
   const snapshots = config.scheduleSnapshot === null ? null : setInterval(() => {

@@ -43,6 +43,16 @@ export interface NewTask {
   customMetadata?: string
 }
 
+/** The record of a task just registered as `uid` at `enqueuedAt`. */
+export function enqueuedTask(spec: NewTask, uid: number, enqueuedAt: Micros): Task {
+  const task: Task = {
+    uid, batchUid: null, indexUid: spec.indexUid, status: 'enqueued', type: spec.type, canceledBy: null,
+    details: spec.details, error: null, enqueuedAt, startedAt: null, finishedAt: null, operation: spec.operation,
+  }
+  if (spec.customMetadata !== undefined) task.customMetadata = spec.customMetadata
+  return task
+}
+
 export interface QueueOptions {
   maxTasks?: number
   log?: (msg: string) => void
@@ -115,15 +125,33 @@ export class TaskQueue {
   /** `withOps`: writes that must become durable together with the task (e.g. a small payload's copy). */
   private async write(spec: NewTask, withOps: WriteOp[]): Promise<Task> {
     const uid = this.nextUid++
-    const task: Task = {
-      uid, batchUid: null, indexUid: spec.indexUid, status: 'enqueued', type: spec.type, canceledBy: null,
-      details: spec.details, error: null, enqueuedAt: nowMicros(), startedAt: null, finishedAt: null, operation: spec.operation,
-    }
-    if (spec.customMetadata !== undefined) task.customMetadata = spec.customMetadata
+    const task = enqueuedTask(spec, uid, nowMicros())
     await this.store.commit([...this.putOps(task), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(uid + 1) }, ...withOps])
     this.indexTask(task)
     this.onRegistered(task)
     return task
+  }
+
+  /** The uid the next registered task takes. */
+  get nextTaskUid(): number {
+    return this.nextUid
+  }
+
+  /**
+   * Register a task whose uid and enqueue time a replicated log chose (engine/cluster/): it must be the next uid, and
+   * the counter moves in the same write, so a crash leaves it registered with its counter or neither.
+   */
+  async registerReplicated(task: Task, withOps: WriteOp[] = []): Promise<void> {
+    if (task.uid !== this.nextUid) throw new Error(`replicated task ${task.uid} is not the next task (${this.nextUid})`)
+    this.nextUid++
+    try {
+      await this.store.commit([...this.putOps(task), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(task.uid + 1) }, ...withOps])
+    } catch (err) {
+      this.nextUid = task.uid
+      throw err
+    }
+    this.indexTask(task)
+    this.onRegistered(task)
   }
 
   /**
