@@ -139,17 +139,14 @@ export class TaskQueue {
 
   /**
    * Register a task whose uid and enqueue time a replicated log chose (engine/cluster/): it must be the next uid, and
-   * the counter moves in the same write, so a crash leaves it registered with its counter or neither.
+   * the counter moves in the same write, so a crash leaves it registered with its counter or neither. One caller
+   * registers at a time (the log's applier, in order).
    */
   async registerReplicated(task: Task, withOps: WriteOp[] = []): Promise<void> {
     if (task.uid !== this.nextUid) throw new Error(`replicated task ${task.uid} is not the next task (${this.nextUid})`)
-    this.nextUid++
-    try {
-      await this.store.commit([...this.putOps(task), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(task.uid + 1) }, ...withOps])
-    } catch (err) {
-      this.nextUid = task.uid
-      throw err
-    }
+    await this.store.commit([...this.putOps(task), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(task.uid + 1) }, ...withOps])
+    // Counted and indexed in one step, once durable: a reader never sees the uid counted but the task missing.
+    this.nextUid = task.uid + 1
     this.indexTask(task)
     this.onRegistered(task)
   }
