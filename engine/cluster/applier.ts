@@ -6,7 +6,7 @@
  * after a crash the node consumes again from the first entry it had not registered.
  */
 import roaring from 'roaring'
-import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream'
+import { DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import type { ObjectStore } from '@nats-io/obj'
 import type { TaskQueue } from '../tasks/queue.js'
 import { enqueuedTask } from '../tasks/queue.js'
@@ -17,6 +17,16 @@ import { decodeEntry } from './entry.js'
 import { fetchPayload } from './payload-objects.js'
 
 const { RoaringBitmap32 } = roaring
+
+/** The pause before reading the log again after reading failed or ended. */
+const RETRY_MS = 250
+/**
+ * How often the watchdog compares the stream's last entry with the last one registered here, and after how many
+ * checks without progress while entries wait it reads the log again: a consumer whose server died can stay silent
+ * (seen with one of three nats-servers killed: the client's own recovery did not resume it within minutes).
+ */
+const WATCH_MS = 1_000
+const STALLED_CHECKS = 3
 
 export interface ApplierParts {
   queue: TaskQueue
@@ -38,29 +48,69 @@ export class LogApplier {
   constructor(
     private readonly parts: ApplierParts,
     private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
     private readonly stream: string,
     private readonly bucket: ObjectStore,
   ) {}
 
-  /** Consume the stream from the first entry not registered here, until `stop`. */
-  async start(): Promise<void> {
-    const consumer = await this.js.consumers.get(this.stream, {
-      deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: this.parts.queue.nextTaskUid + 1,
-    })
-    const messages = await consumer.consume({ max_messages: 512 })
-    this.stopConsuming = () => { void messages.close() }
-    this.done = (async () => {
+  /**
+   * Consume the stream from the first entry not registered here, until `stop`. Reading may fail or end (a server
+   * lost, a leader being elected): it then starts again from the first entry not registered, after a pause. An entry
+   * that cannot be registered stops applying for good (see `failure`).
+   */
+  start(): void {
+    const watchdog = setInterval(() => void this.watch(), WATCH_MS)
+    watchdog.unref()
+    this.done = this.run().finally(() => clearInterval(watchdog))
+  }
+
+  private watched = { next: -1, stalled: 0 }
+
+  /** Read the log again when entries wait and none was registered for STALLED_CHECKS checks. */
+  private async watch(): Promise<void> {
+    const next = this.parts.queue.nextTaskUid
+    let last: number
+    try {
+      last = (await this.jsm.streams.info(this.stream)).state.last_seq
+    } catch {
+      return // the servers are unreachable: the consumer's state says nothing more
+    }
+    const waiting = last > next
+    this.watched.stalled = waiting && next === this.watched.next ? this.watched.stalled + 1 : 0
+    this.watched.next = next
+    if (this.watched.stalled >= STALLED_CHECKS && !this.stopped) {
+      this.watched.stalled = 0
+      this.parts.log(`cluster: reading the task log stalled at task ${next} (the stream is at ${last - 1}); reading again`, 'ERROR')
+      this.stopConsuming?.()
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
       try {
+        const consumer = await this.js.consumers.get(this.stream, {
+          deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: this.parts.queue.nextTaskUid + 1,
+        })
+        const messages = await consumer.consume({ max_messages: 512 })
+        this.stopConsuming = () => { void messages.close() }
+        if (this.stopped) break
         for await (const message of messages) {
           if (this.stopped) break
-          await this.apply(message.seq, message.data)
+          try {
+            await this.apply(message.seq, message.data)
+          } catch (err) {
+            this.failure = err as Error
+            this.parts.log(`cluster: this node stopped applying the task log at task ${this.parts.queue.nextTaskUid}: ${(err as Error).stack ?? err}`, 'ERROR')
+            void messages.close()
+            return
+          }
         }
-      } catch (err) {
-        this.failure = err as Error
-        this.parts.log(`cluster: this node stopped applying the task log at task ${this.parts.queue.nextTaskUid}: ${(err as Error).stack ?? err}`, 'ERROR')
         void messages.close()
+      } catch (err) {
+        if (!this.stopped) this.parts.log(`cluster: reading the task log failed (${(err as Error).message}); reading again from task ${this.parts.queue.nextTaskUid}`, 'ERROR')
       }
-    })()
+      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RETRY_MS))
+    }
   }
 
   private async apply(sequence: number, data: Uint8Array): Promise<void> {

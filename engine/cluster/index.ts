@@ -36,8 +36,8 @@ export async function openCluster(parts: ClusterParts, options: ClusterOptions):
     await checkMembership(parts, options.stream, stream)
     const bucket = await new Objm(nc).create(bucketOf(options.stream), { replicas: replicasOf(options), storage: StorageType.File })
     const js = jetstream(nc)
-    const applier = new LogApplier(parts, js, options.stream, bucket)
-    await applier.start()
+    const applier = new LogApplier(parts, js, jsm, options.stream, bucket)
+    applier.start()
     parts.log(`cluster: applying task log ${options.stream} from task ${parts.queue.nextTaskUid} (stream at ${stream.last}) through ${nc.getServer()}`)
     return new JetStreamTaskLog({
       js, bucket, subject: subjectOf(options.stream), maxPayload: nc.info?.max_payload ?? 1024 * 1024, payloads: parts.payloads,

@@ -20,9 +20,14 @@ import { encodeEntry } from './entry.js'
 import type { LogApplier } from './applier.js'
 import { putPayload } from './payload-objects.js'
 
-/** How long one publish waits for the stream's acknowledgement, and how many times it is tried (same message id). */
+/**
+ * How long one publish waits for the stream's acknowledgement, how long a write keeps trying (same message id), and
+ * the pause after a failed attempt. Losing a server makes publishes fail at once ("no responders") until the stream
+ * has a new leader, a few seconds: a write waits through that rather than fail.
+ */
 const PUBLISH_TIMEOUT_MS = 5_000
-const PUBLISH_ATTEMPTS = 3
+const PUBLISH_DEADLINE_MS = 15_000
+const PUBLISH_PAUSE_MS = 250
 
 export interface JetStreamLogParts {
   js: JetStreamClient
@@ -66,16 +71,20 @@ export class JetStreamTaskLog implements TaskLog {
   /** Publish with one message id across attempts: an entry stored but whose acknowledgement was lost is not stored twice. */
   private async publish(subject: string, data: Uint8Array): Promise<number> {
     const msgID = randomUUID()
+    const deadline = performance.now() + PUBLISH_DEADLINE_MS
     let last: Error | null = null
-    for (let attempt = 0; attempt < PUBLISH_ATTEMPTS; attempt++) {
+    for (;;) {
+      const remaining = deadline - performance.now()
+      if (remaining <= 0) break
       try {
-        const ack = await this.parts.js.publish(subject, data, { msgID, timeout: PUBLISH_TIMEOUT_MS })
+        const ack = await this.parts.js.publish(subject, data, { msgID, timeout: Math.min(PUBLISH_TIMEOUT_MS, Math.max(remaining, 500)) })
         return ack.seq
       } catch (err) {
         last = err as Error
       }
+      await new Promise((resolve) => setTimeout(resolve, PUBLISH_PAUSE_MS))
     }
-    throw unavailable(`the task log did not acknowledge it (${last?.message}); an entry stored without acknowledgement still shows on GET /tasks`)
+    throw unavailable(`the task log did not acknowledge it within ${PUBLISH_DEADLINE_MS / 1000} s (${last?.message}); an entry stored without acknowledgement still shows on GET /tasks`)
   }
 
   async close(): Promise<void> {
