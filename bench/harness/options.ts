@@ -54,8 +54,9 @@ export const USAGE = `Usage: npm run bench -- [options]   (or, installed: tesser
   --connections N       concurrent keep-alive connections, one request in flight each (default 64)
   --max-requests N      end a window early after N successful requests (default 200000)
   --only LIST           scenarios, comma-separated: register, cancel, health, documents, tasks, search,
-                        facets, sweeps, vectors, embeddings (default all of these), cluster (only when named:
-                        1 node, then 1 and 3 nodes in cluster mode over nats-server; see README, Cluster)
+                        facets, sweeps, vectors, embeddings (default all)
+                        and cluster, run only when named (a single node, then 1 and 3 nodes in cluster mode
+                        over nats-server; see README, Cluster)
   --vectors N           vectors scenario: generated 384-dimension vectors (default 100000; --quick 5000)
   --vector-queries N    vectors scenario: queries, plain and filtered (default 1000; --quick 100)
   --embed-docs N        embeddings scenario: documents embedded through a rest embedder (default 50000; --quick 5000)
