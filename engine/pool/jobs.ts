@@ -9,6 +9,7 @@ import { extractWords, type ExtractedChunk, type ExtractionConfig } from '../inv
 import { prepareDocuments, type PreparedChunk } from '../documents/prepare.js'
 import { editChunk, type EditChunkInput, type EditChunkOutput } from '../rhai/index.js'
 import { generateEmbeddings, type ChunkRunner, type GenerateInput, type GeneratedEmbeddings } from '../embedders/index.js'
+import { buildGraphFile, type GraphBuildInput } from '../vectors/graph-build.js'
 
 export const jobs = {
   /**
@@ -42,6 +43,10 @@ export const jobs = {
    */
   generateEmbeddings(input: GenerateInput): Promise<GeneratedEmbeddings> {
     return generateEmbeddings(input)
+  },
+  /** A batch's HNSW graph, built from a copy of the published one and the new vectors (see vectors/graph-build.ts). */
+  buildGraph(input: GraphBuildInput): { size: number } {
+    return buildGraphFile(input)
   },
   /** The searchable words of documents given as JSON text (a JSON array). */
   extractWords(input: { docs: string; extraction: ExtractionConfig }): ExtractedChunk {

@@ -106,6 +106,25 @@ t.test('NDJSON documents read back as sent, whatever the line layout', async (t)
   t.same(search.hits.map((h: { id: number }) => h.id), [2], 'and its words are indexed')
 })
 
+t.test('the stored size of a document does not depend on the payload format or its line layout', async (t) => {
+  // An NDJSON line's separators (the line feed before it, a carriage return or spaces around it) are not stored.
+  const server = await serverFor(t)
+  const docs = ['{"id":1,"a":"x"}', '{"id":2,"a":"y"}', '{"id":3,"a":"z"}']
+  const bodies: [string, string, string][] = [
+    ['json', `[${docs.join(',')}]`, 'application/json'],
+    ['lf', docs.join('\n') + '\n', 'application/x-ndjson'],
+    ['crlf', docs.join('\r\n') + '\r\n', 'application/x-ndjson'],
+    ['padded', docs.map((d) => `  ${d}\t`).join('\n'), 'application/x-ndjson'],
+  ]
+  for (const [uid, body, type] of bodies) {
+    const res = await post(`${server.url}/indexes/${uid}/documents`, body, type)
+    t.equal((await waitTask(server.url, res.body.taskUid)).status, 'succeeded', uid)
+    const stats = (await call(`${server.url}/indexes/${uid}/stats`)).body
+    t.equal(stats.rawDocumentDbSize, docs.join('').length, `${uid}: the documents' own bytes`)
+    t.equal(stats.avgDocumentSize, docs[0]!.length, `${uid}: average size`)
+  }
+})
+
 t.test('payload and content-type errors are synchronous and register nothing', async (t) => {
   const server = await serverFor(t)
   const accepted = '`application/json`, `application/x-ndjson`, `text/csv`'
