@@ -1,7 +1,7 @@
 /**
  * Applying the replicated task log on this node: every entry, in stream order, is registered in the local task
  * queue as task `sequence - 1`, with the entry's writes (a small payload's copy) and the next-uid counter in the
- * same atomic write. The local queue is then scheduled and batched exactly as on a single node, so each task is
+ * same atomic write (consecutive entries that arrived together share one write). The local queue is then scheduled and batched exactly as on a single node, so each task is
  * applied once (a batch commits its effects with its tasks' final states), and the counter is the resume point:
  * after a crash the node consumes again from the first entry it had not registered.
  */
@@ -11,6 +11,7 @@ import type { ObjectStore } from '@nats-io/obj'
 import type { TaskQueue } from '../tasks/queue.js'
 import { enqueuedTask } from '../tasks/queue.js'
 import type { Task } from '../tasks/types.js'
+import type { WriteOp } from '../storage/index.js'
 import type { PayloadFiles } from '../payload/files.js'
 import type { Scheduler } from '../scheduler/scheduler.js'
 import { decodeEntry } from './entry.js'
@@ -27,6 +28,8 @@ const RETRY_MS = 250
  */
 const WATCH_MS = 1_000
 const STALLED_CHECKS = 3
+/** The most entries registered in one write (and waiting to be). */
+const MAX_GROUP = 1_000
 
 export interface ApplierParts {
   queue: TaskQueue
@@ -41,6 +44,9 @@ export class LogApplier {
   private readonly waiters = new Map<number, Waiter[]>()
   private stopped = false
   private stopConsuming: (() => void) | null = null
+  /** Entries received and not registered yet, in stream order; `flushing` registers them (see `kick`). */
+  private readonly pending: { sequence: number; data: Uint8Array }[] = []
+  private flushing: Promise<void> | null = null
   private done: Promise<void> = Promise.resolve()
   /** Set when an entry could not be registered: this node stops applying (and says so) rather than skip it. */
   failure: Error | null = null
@@ -92,44 +98,79 @@ export class LogApplier {
           deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: this.parts.queue.nextTaskUid + 1,
         })
         const messages = await consumer.consume({ max_messages: 512 })
-        this.stopConsuming = () => { void messages.close() }
+        const close = () => { void messages.close() }
+        this.stopConsuming = close
         if (this.stopped) break
         for await (const message of messages) {
-          if (this.stopped) break
-          try {
-            await this.apply(message.seq, message.data)
-          } catch (err) {
-            this.failure = err as Error
-            this.parts.log(`cluster: this node stopped applying the task log at task ${this.parts.queue.nextTaskUid}: ${(err as Error).stack ?? err}`, 'ERROR')
-            void messages.close()
-            return
-          }
+          if (this.stopped || this.failure) break
+          this.pending.push({ sequence: message.seq, data: message.data })
+          this.kick(close)
+          if (this.pending.length >= MAX_GROUP) await this.flushing
         }
-        void messages.close()
+        close()
       } catch (err) {
         if (!this.stopped) this.parts.log(`cluster: reading the task log failed (${(err as Error).message}); reading again from task ${this.parts.queue.nextTaskUid}`, 'ERROR')
       }
+      // Read again only from what is registered: entries taken but not registered yet are registered first.
+      await this.flushing
+      if (this.failure) return
+      this.pending.length = 0
       if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RETRY_MS))
     }
   }
 
-  private async apply(sequence: number, data: Uint8Array): Promise<void> {
-    const { queue, payloads, scheduler } = this.parts
-    const uid = sequence - 1
-    if (uid < queue.nextTaskUid) return // delivered again after a reconnect: registered already
-    if (uid > queue.nextTaskUid) throw new Error(`task log entry ${sequence} arrived before entry ${queue.nextTaskUid + 1}`)
-    const entry = decodeEntry(data)
-    if (entry.object && entry.task.operation.type === 'documentAdditionOrUpdate') {
-      const path = payloads.path(entry.object.name)
-      if (!(await fetchPayload(this.bucket, entry.object.name, path, entry.object.bytes))) {
-        this.parts.log(`cluster: the payload of task ${uid} is missing from the bucket; the task will fail`, 'ERROR')
+  /**
+   * Group commit: entries arriving while a group is being registered wait and form the next group, so a stream of
+   * small tasks costs one write per group, not one per task.
+   */
+  private kick(close: () => void): void {
+    if (this.flushing || this.failure) return
+    this.flushing = this.flush(close).finally(() => {
+      this.flushing = null
+      if (this.pending.length > 0) this.kick(close)
+    })
+  }
+
+  private async flush(close: () => void): Promise<void> {
+    while (this.pending.length > 0 && !this.failure) {
+      const group = this.pending.splice(0, MAX_GROUP)
+      try {
+        await this.apply(group)
+      } catch (err) {
+        this.failure = err as Error
+        this.pending.length = 0
+        this.parts.log(`cluster: this node stopped applying the task log at task ${this.parts.queue.nextTaskUid}: ${(err as Error).stack ?? err}`, 'ERROR')
+        close()
       }
     }
-    const task = enqueuedTask(entry.task, uid, entry.enqueuedAt)
-    await queue.registerReplicated(task, entry.ops)
-    // A cancelation stops a running batch holding its tasks at once, on every node (as on the one that took it).
-    if (task.operation.type === 'taskCancelation') scheduler.abortIfProcessing(RoaringBitmap32.deserialize(Buffer.from(task.operation.tasks, 'base64'), 'portable'))
-    this.settle(uid, task)
+  }
+
+  /** Register a group of consecutive entries (those registered already, delivered again, are skipped). */
+  private async apply(group: { sequence: number; data: Uint8Array }[]): Promise<void> {
+    const { queue, payloads, scheduler } = this.parts
+    const tasks: Task[] = []
+    const ops: WriteOp[] = []
+    let next = queue.nextTaskUid
+    for (const { sequence, data } of group) {
+      const uid = sequence - 1
+      if (uid < next) continue
+      if (uid > next) throw new Error(`task log entry ${sequence} arrived before entry ${next + 1}`)
+      const entry = decodeEntry(data)
+      if (entry.object && entry.task.operation.type === 'documentAdditionOrUpdate') {
+        if (!(await fetchPayload(this.bucket, entry.object.name, payloads.path(entry.object.name), entry.object.bytes))) {
+          this.parts.log(`cluster: the payload of task ${uid} is missing from the bucket; the task will fail`, 'ERROR')
+        }
+      }
+      tasks.push(enqueuedTask(entry.task, uid, entry.enqueuedAt))
+      ops.push(...entry.ops)
+      next++
+    }
+    await queue.registerReplicated(tasks, ops)
+    for (const task of tasks) {
+      // A cancelation stops a running batch holding its tasks at once, on every node (as on the one that took it).
+      if (task.operation.type === 'taskCancelation') scheduler.abortIfProcessing(RoaringBitmap32.deserialize(Buffer.from(task.operation.tasks, 'base64'), 'portable'))
+      this.settle(task.uid, task)
+    }
   }
 
   /** Resolves with task `uid` once this node registered it, or null after `timeoutMs`. */

@@ -138,17 +138,21 @@ export class TaskQueue {
   }
 
   /**
-   * Register a task whose uid and enqueue time a replicated log chose (engine/cluster/): it must be the next uid, and
-   * the counter moves in the same write, so a crash leaves it registered with its counter or neither. One caller
-   * registers at a time (the log's applier, in order).
+   * Register tasks whose uids and enqueue times a replicated log chose (engine/cluster/), in one write: they must be
+   * the next uids, in order, and the counter moves in the same write, so a crash leaves them registered with their
+   * counter or none of them. One caller registers at a time (the log's applier, in order).
    */
-  async registerReplicated(task: Task, withOps: WriteOp[] = []): Promise<void> {
-    if (task.uid !== this.nextUid) throw new Error(`replicated task ${task.uid} is not the next task (${this.nextUid})`)
-    await this.store.commit([...this.putOps(task), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(task.uid + 1) }, ...withOps])
-    // Counted and indexed in one step, once durable: a reader never sees the uid counted but the task missing.
-    this.nextUid = task.uid + 1
-    this.indexTask(task)
-    this.onRegistered(task)
+  async registerReplicated(tasks: Task[], withOps: WriteOp[] = []): Promise<void> {
+    if (tasks.length === 0) return
+    tasks.forEach((task, i) => {
+      if (task.uid !== this.nextUid + i) throw new Error(`replicated task ${task.uid} is not the next task (${this.nextUid + i})`)
+    })
+    const next = tasks[tasks.length - 1]!.uid + 1
+    await this.store.commit([...tasks.flatMap((task) => this.putOps(task)), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(next) }, ...withOps])
+    // Counted and indexed in one step, once durable: a reader never sees a uid counted but its task missing.
+    this.nextUid = next
+    for (const task of tasks) this.indexTask(task)
+    for (const task of tasks) this.onRegistered(task)
   }
 
   /**
