@@ -7,6 +7,9 @@ import t from 'tap'
 import { call, type TestServer } from '../helpers/server.js'
 import { accepted, allTasks, clusterFor, natsMissing, readAfter } from './cluster.js'
 
+// Several nats-server and Tessera processes on a shared 2-core machine: more than the default 120 s per file.
+t.setTimeout(600_000)
+
 t.test('kill -9 of one nats-server during ingestion loses no acknowledged task', { skip: natsMissing() }, async (t) => {
   const cluster = await clusterFor(t, { natsServers: 3, nodes: 2 })
   const acked = new Set<number>()

@@ -9,6 +9,9 @@ import { Meilisearch } from 'meilisearch'
 import { call } from '../helpers/server.js'
 import { accepted, allTasks, clusterFor, natsMissing, readAfter } from './cluster.js'
 
+// Several nats-server and Tessera processes on a shared 2-core machine: more than the default 120 s per file.
+t.setTimeout(600_000)
+
 const words = ['river', 'stone', 'garden', 'winter', 'harbor', 'lantern', 'meadow', 'copper']
 const doc = (id: number) => ({ id, title: `${words[id % 8]} ${words[(id * 3) % 8]} ${id}`, genre: id % 2 === 0 ? 'even' : 'odd', rank: id % 17 })
 

@@ -9,6 +9,9 @@ import { freePort } from '../../src/cluster/nats-servers.js'
 import { call, startServer, tempDir } from '../helpers/server.js'
 import { clusterFor, natsMissing } from './cluster.js'
 
+// Several nats-server and Tessera processes on a shared 2-core machine: more than the default 120 s per file.
+t.setTimeout(600_000)
+
 t.test('unreachable NATS servers stop the start-up', async (t) => {
   const dbPath = tempDir()
   t.teardown(() => rmSync(dbPath, { recursive: true, force: true }))
