@@ -1,9 +1,10 @@
 /**
  * Applying the replicated task log on this node: every entry, in stream order, is registered in the local task
  * queue as task `sequence - 1`, with the entry's writes (a small payload's copy) and the next-uid counter in the
- * same atomic write (consecutive entries that arrived together share one write). The local queue is then scheduled and batched exactly as on a single node, so each task is
- * applied once (a batch commits its effects with its tasks' final states), and the counter is the resume point:
- * after a crash the node consumes again from the first entry it had not registered.
+ * same atomic write (consecutive entries that arrived together share one write). The local queue is then scheduled
+ * and batched exactly as on a single node, so each task is applied once (a batch commits its effects with its
+ * tasks' final states), and the counter is the resume point: after a crash the node consumes again from the first
+ * entry it had not registered.
  */
 import roaring from 'roaring'
 import { DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
