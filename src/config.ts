@@ -232,7 +232,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const importSnapshot = get('import-snapshot') ?? null
   if (importDump !== null && importSnapshot !== null) throw new ConfigError('--import-dump and --import-snapshot cannot be used together')
   const cluster = switchOn('cluster') ? clusterConfig(get) : null
-  if (cluster && (importDump !== null || importSnapshot !== null)) throw new ConfigError('--cluster cannot import a dump or a snapshot: a node joins a cluster with an empty database and catches up from the task log')
+  // A dump renumbers tasks; a snapshot of a cluster node keeps its place in the log (a new node starts from it).
+  if (cluster && importDump !== null) throw new ConfigError('--cluster cannot import a dump: a node joins a cluster with an empty database, or a snapshot of a node of the cluster, and catches up from the task log')
   const delay = Number(env.TESSERA_TEST_BATCH_DELAY_MS ?? 0)
   const dbPath = get('db-path') ?? './data.ms'
   const vectorSearch = {

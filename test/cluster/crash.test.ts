@@ -1,10 +1,12 @@
 /**
  * Failures of Tessera nodes in cluster mode: `kill -9` of a node during ingestion loses no acknowledged task and
  * applies none twice (a counter incremented by edit-by-function tasks counts each registered edition exactly once on
- * every node), and a node that was down while 1,000 tasks were registered catches up from the log, within a bound.
+ * every node), a node that was down while 1,000 tasks were registered catches up from the log, within a bound, and
+ * a new node starts from a snapshot of another plus the log's tail.
  */
 import t from 'tap'
-import { call, type TestServer } from '../helpers/server.js'
+import { join } from 'node:path'
+import { call, startServer, type TestServer } from '../helpers/server.js'
 import { accepted, allTasks, clusterFor, natsMissing, readAfter } from './cluster.js'
 
 // Several nats-server and Tessera processes on a shared 2-core machine: more than the default 120 s per file.
@@ -101,4 +103,26 @@ t.test('a node down for 1,000 tasks catches up', { skip: natsMissing() }, async 
   const tasks = await allTasks(b, last)
   t.equal(tasks.length, 1_001)
   t.same((await documentsOf(b, last)).size, (await documentsOf(a, last)).size)
+})
+
+t.test('a new node bootstraps from a snapshot of another node plus the tail of the log', { skip: natsMissing() }, async (t) => {
+  const cluster = await clusterFor(t, { natsServers: 1, nodes: 1 })
+  const a = cluster.nodes[0]!
+  await accepted(call(`${a.url}${INDEX}/documents`, { method: 'POST', json: Array.from({ length: 50 }, (_, id) => ({ id })) }))
+  const snapshot = await accepted(call(`${a.url}/snapshots`, { method: 'POST' }))
+  t.equal((await readAfter(a, `/tasks/${snapshot}`, snapshot)).body.status, 'succeeded')
+  const tail = await accepted(call(`${a.url}${INDEX}/documents`, { method: 'POST', json: Array.from({ length: 25 }, (_, i) => ({ id: 50 + i })) }))
+  const b = await startServer({
+    dbPath: join(cluster.dir, 'from-snapshot'),
+    args: ['--cluster', '--cluster-nats', cluster.nats.urls[0]!, '--import-snapshot', join(a.dbPath, 'snapshots', 'node-0.snapshot')],
+    env: { TESSERA_LOG_LEVEL: 'INFO' },
+  })
+  cluster.nodes.push(b)
+  const stats = await readAfter(b, `${INDEX}/stats`, tail)
+  t.equal(stats.body.numberOfDocuments, 75, 'the snapshot and the tail')
+  t.match(b.logs(), /applying task log tessera from task [1-9]/, 'it started from the snapshot, not from the first entry')
+  const tasks = await allTasks(b, tail)
+  // A snapshot leaves its own task out (as on a single node): the rest is the same.
+  const expected = (await allTasks(a, tail)).filter((task) => task.uid !== snapshot)
+  t.same(tasks.map((task) => [task.uid, task.type, task.status]), expected.map((task) => [task.uid, task.type, task.status]), 'the same tasks')
 })

@@ -26,5 +26,6 @@ t.test('refused values', async (t) => {
   t.throws(() => run(['--cluster', '--cluster-replicas', '7']), /JetStream allows at most 5/)
   t.throws(() => run(['--cluster', '--cluster-replicas', '0']), /whole number from 1/)
   t.throws(() => run(['--cluster', '--cluster-read-timeout-seconds', '0']), /above 0/)
-  t.throws(() => run(['--cluster', '--import-dump', 'x.dump']), /cannot import a dump or a snapshot/)
+  t.throws(() => run(['--cluster', '--import-dump', 'x.dump']), /cannot import a dump/)
+  t.equal(run(['--cluster', '--import-snapshot', 'x.snapshot']).importSnapshot, 'x.snapshot', 'a snapshot bootstraps a new node')
 })
