@@ -25,6 +25,7 @@ import { sweepsScenario } from './scenarios/sweeps/index.js'
 import { tasksScenario } from './scenarios/tasks/index.js'
 import { runVectorsScenario } from './scenarios/vectors/index.js'
 import { runEmbeddingsScenario } from './scenarios/embeddings/index.js'
+import { runClusterScenario } from './scenarios/cluster/index.js'
 
 /** The scenarios with a report of their own, in the order they run. */
 const REPORTED: Array<{ kind: RunKind; run(options: Options, ctx: RunContext): Promise<Outcome> }> = [
@@ -34,9 +35,10 @@ const REPORTED: Array<{ kind: RunKind; run(options: Options, ctx: RunContext): P
   { kind: 'sweeps', run: (o, ctx) => runReported(sweepsScenario(o.sweeps), ctx) },
   { kind: 'vectors', run: (o, ctx) => runVectorsScenario(o.vectors, ctx) },
   { kind: 'embeddings', run: (o, ctx) => runEmbeddingsScenario(o.embeddings, ctx) },
+  { kind: 'cluster', run: (o, ctx) => runClusterScenario(o.cluster, ctx) },
 ]
 /** The order their reports are printed in (the tasks and sweeps reports first, as since they were added). */
-const PRINT_ORDER: RunKind[] = ['tasks', 'sweeps', 'facets', 'search', 'vectors', 'embeddings']
+const PRINT_ORDER: RunKind[] = ['tasks', 'sweeps', 'facets', 'search', 'vectors', 'embeddings', 'cluster']
 
 async function main(): Promise<void> {
   let options: Options

@@ -22,6 +22,8 @@ import { recover } from './recovery.js'
 import { VectorStore } from './vectors/store.js'
 import { vectorSearchTuning } from './vectors/search.js'
 import { join } from 'node:path'
+import { LocalTaskLog, type TaskLog } from './tasks/task-log.js'
+import { openCluster, type ClusterOptions } from './cluster/index.js'
 
 export type Log = (msg: string, level?: 'INFO' | 'ERROR') => void
 
@@ -46,9 +48,14 @@ export interface EngineOptions {
   dumpDir?: string
   snapshotDir?: string
   dbVersion?: string
+  /** Cluster mode: tasks are registered through a replicated JetStream log (engine/cluster/). Absent: a single node. */
+  cluster?: ClusterOptions
 }
 
 export class Engine {
+  /** Where tasks are registered: the local queue, or the cluster's replicated log. */
+  taskLog: TaskLog
+
   private constructor(
     readonly store: Store,
     readonly queue: TaskQueue,
@@ -68,7 +75,9 @@ export class Engine {
     readonly log: Log,
     /** The other instances this one knows (`/network`), persisted. */
     readonly network: NetworkConfig,
-  ) {}
+  ) {
+    this.taskLog = new LocalTaskLog(queue)
+  }
 
   static async open(options: EngineOptions): Promise<Engine> {
     const log: Log = options.log ?? (() => {})
@@ -90,6 +99,14 @@ export class Engine {
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
     const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network)
+    if (options.cluster) {
+      try {
+        engine.taskLog = await openCluster({ store, queue, payloads, scheduler, log }, options.cluster)
+      } catch (err) {
+        await engine.close()
+        throw err
+      }
+    }
     scheduler.wake()
     return engine
   }
@@ -102,6 +119,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    await this.taskLog.close()
     await this.scheduler.stop()
     this.vectors.save(true)
     // The query embedders of this thread (workers close theirs with the pool).
