@@ -2,7 +2,8 @@
  * A batch's changes to one index's vectors: documents' new vectors (or none: deleted), embedders dropped, spaces
  * converted to binary quantization. `finalOps` turns them into the rows of the batch's atomic commit and the next
  * spaces to publish; new vectors enter the shared graph there under fresh slots, invisible to readers until
- * `publish` (readers only accept the slots of their view).
+ * `publish` (readers only accept the slots of their view), or, for a large batch, a graph of the batch's own built
+ * in the worker pool (graph-build.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
