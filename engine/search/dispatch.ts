@@ -6,7 +6,7 @@
  */
 import { TesseraError } from '../errors/index.js'
 import type { JsonObject } from '../json/value.js'
-import { queryVector } from '../embedders/query-vector.js'
+import { queryDeadline, queryVector } from '../embedders/query-vector.js'
 import { f32 } from '../vectors/output.js'
 import { rankedKeywordSearch, type Ranked, type SearchOutcome } from './keyword.js'
 import { rankHybrid } from './hybrid.js'
@@ -28,8 +28,8 @@ export async function resolveQueryVector(source: SearchSource, query: SearchQuer
   const settings = requireEmbedder(source, name)
   if (query.vector !== null) return { vector: Float32Array.from(query.vector) }
   try {
-    const cutoff = source.settings.searchCutoffMs ?? 1500
-    return { vector: await queryVector(source.uid, name, settings, query.q ?? '', { deadline: Date.now() + Math.min(3000, cutoff * 2), signal: opts.signal }) }
+    const embedding = { deadline: queryDeadline(kind === 'semantic'), knownDimensions: source.vectors?.get(name)?.dims, signal: opts.signal }
+    return { vector: await queryVector(source.uid, name, settings, query.q ?? '', embedding) }
   } catch (err) {
     if (err instanceof TesseraError) return { error: err }
     throw err

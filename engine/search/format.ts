@@ -8,7 +8,8 @@ import { parseCropAttribute } from './request.js'
 import { isObject, type JsonObject } from '../json/value.js'
 
 import { formatText, matchBounds, type FormatMarkers, type FormatOptions, type MatchBounds, type TextAnalyzer } from './crop.js'
-import { isFacetedBy, mapLeafValues, selectValues } from './json-paths.js'
+import { mapLeafValues, selectValues } from './json-paths.js'
+import { isFacetedBy } from '../filter/index.js'
 
 export { formatText, matchBounds, type AnalyzedText, type FormatMarkers, type FormatOptions, type MatchBounds, type TextAnalyzer, type TextMatch, type TextToken } from './crop.js'
 export { containedIn, mapLeafValues, selectValues } from './json-paths.js'

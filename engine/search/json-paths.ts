@@ -11,11 +11,6 @@ export function containedIn(selector: string, key: string): boolean {
   return selector.startsWith(key) && selector.length > key.length + 1 && selector[key.length] === '.'
 }
 
-/** milli's `is_faceted_by`: `field` is `facet` or nested under it. */
-export function isFacetedBy(field: string, facet: string): boolean {
-  return field === facet || (field.startsWith(facet) && field[facet.length] === '.')
-}
-
 /** `select_values`: a new document with only the selected fields (dotted paths reach into objects and arrays). */
 export function selectValues(document: JsonObject, selectors: Iterable<string>): JsonObject {
   return createValue(document, new Set(selectors))
