@@ -29,6 +29,10 @@ export interface Config {
   preview: boolean
   /** Test hook (env `TESSERA_TEST_BATCH_DELAY_MS` only): hold each batch in `processing` this long. */
   testBatchDelayMs: number
+  /** Test hook (env `TESSERA_TEST_BATCH_GATE` only): while this file exists, each batch waits in `processing`. */
+  testBatchGate: string | null
+  /** Diagnostic (env `TESSERA_MEMORY_LOG_MS` only): log the process's memory (RSS, V8 heap, external) this often. */
+  memoryLogMs: number
   /**
    * What embedders are built with: `--models-dir`, `--experimental-allowed-ip-networks`,
    * `--experimental-rest-embedder-timeout-seconds`, `--experimental-embedding-cache-entries`.
@@ -242,6 +246,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       maxBatchedTasks,
       preview: envValue === 'development' && !noPreview,
       testBatchDelayMs: Number.isFinite(delay) && delay > 0 ? delay : 0,
+      testBatchGate: env.TESSERA_TEST_BATCH_GATE || null,
+      memoryLogMs: wholeNumber('TESSERA_MEMORY_LOG_MS', env.TESSERA_MEMORY_LOG_MS, 0),
       embedders: embedderRuntime(get, dbPath),
       vectorSearch,
       remoteSearchTimeoutMs: Number.isFinite(remoteTimeout) && remoteTimeout > 0 ? remoteTimeout * 1000 : 25_000,

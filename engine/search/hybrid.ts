@@ -21,12 +21,28 @@ const GOOD_ENOUGH_SCORE = 0.45
 
 const scoreOf = (hit: RankedHit) => hit.evaluation?.score ?? 1
 
-export function rankHybrid(source: SearchSource, query: SearchQuery, vector: Float32Array | null, ratio: number, window: { offset: number; limit: number }, start: number): Ranked {
+/** The keyword side of a hybrid search, ranked for `want` hits (before its query is embedded, see dispatch.ts). */
+export interface KeywordSide {
+  want: number
+  outcome: SearchOutcome
+}
+
+/** milli's `results_good_enough`: enough keyword hits, each scoring at least 0.45 once weighted by `1 - ratio`. */
+export function keywordGoodEnough(keyword: KeywordSide, ratio: number): boolean {
+  return keyword.outcome.hits.length >= keyword.want && keyword.outcome.hits.every((h) => scoreOf(h) * (1 - ratio) >= GOOD_ENOUGH_SCORE)
+}
+
+/** `keywordGoodEnough` can hold only up to this ratio (above it, a perfect score of 1 weighs less than 0.45). */
+export const GOOD_ENOUGH_MAX_RATIO = 1 - GOOD_ENOUGH_SCORE
+
+export function rankHybrid(
+  source: SearchSource, query: SearchQuery, vector: Float32Array | null, ratio: number, window: { offset: number; limit: number }, start: number, ranked?: KeywordSide,
+): Ranked {
   const want = window.offset + window.limit
-  const keyword = rankQuery(source, query, { offset: 0, limit: want }, start)
+  // The keyword side ranked before the query was embedded serves when it was ranked for this window.
+  const keyword = ranked?.want === want ? ranked.outcome : rankQuery(source, query, { offset: 0, limit: want }, start)
   const keywordOnly = (): Ranked => ({ outcome: { ...keyword, hits: keyword.hits.slice(window.offset, want) }, semanticHitCount: 0 })
-  const goodEnough = keyword.hits.length >= want && keyword.hits.every((h) => scoreOf(h) * (1 - ratio) >= GOOD_ENOUGH_SCORE)
-  if (goodEnough || vector === null) return keywordOnly()
+  if (keywordGoodEnough({ want, outcome: keyword }, ratio) || vector === null) return keywordOnly()
   const semantic = rankSemantic(source, query, vector, { offset: 0, limit: want }, start)
   const field = query.distinct ?? source.settings.distinctAttribute
   const facet = field === null ? undefined : source.facets.field(field)

@@ -1,5 +1,6 @@
 import t from 'tap'
 import { serverFor, startServer, call, waitTask, tempDir } from '../helpers/server.js'
+import { batchGate } from '../helpers/batch-gate.js'
 import { rmSync } from 'node:fs'
 
 const post = (url: string, body: string, type: string | null, method = 'POST') =>
@@ -276,13 +277,16 @@ t.test('every key round-trips, `__proto__` included; static routes win over ids'
 })
 
 t.test('delete then add again within one batch', async (t) => {
-  const server = await serverFor(t, { env: { TESSERA_TEST_BATCH_DELAY_MS: '300' } })
+  const gate = batchGate(t)
+  const server = await serverFor(t, { env: gate.env })
   const first = await call(`${server.url}/indexes/again/documents`, { method: 'POST', json: [{ id: 1, v: 'a' }, { id: 2, v: 'b' }] })
   await waitTask(server.url, first.body.taskUid)
+  gate.close()
   const hold = await call(`${server.url}/indexes/hold`, { method: 'DELETE' })
   const del = await call(`${server.url}/indexes/again/documents/delete-batch`, { method: 'POST', json: [1, 2] })
   const add = await call(`${server.url}/indexes/again/documents`, { method: 'POST', json: [{ id: 1, v: 'c' }, { id: 3, v: 'd' }] })
   const del2 = await call(`${server.url}/indexes/again/documents/3`, { method: 'DELETE' })
+  gate.open()
   await waitTask(server.url, hold.body.taskUid)
   const tasks = await Promise.all([del, add, del2].map((r) => waitTask(server.url, r.body.taskUid)))
   t.equal(new Set(tasks.map((x) => x.batchUid)).size, 1, 'one batch')
