@@ -240,7 +240,10 @@ export class IndexBatch {
   publish(): void {
     for (const apply of this.wordApplies) apply()
     for (const [id, view] of this.facetViews) this.deps.facets.publish(id, view)
-    for (const [id, vectors] of this.vectorDrafts) if (this.stillLive(id)) this.deps.vectors.publish(vectors)
+    for (const [id, vectors] of this.vectorDrafts) {
+      if (this.stillLive(id)) this.deps.vectors.publish(vectors)
+      else vectors.discardFiles()
+    }
     for (const [id, { draft }] of this.drafts) {
       if (this.stillLive(id)) this.deps.documents.publish(draft)
       else this.deps.documents.forget(id)

@@ -109,16 +109,19 @@ export function semanticSort(input: SemanticSortInput): SemanticSortOutput {
     offset += docs.length
   }
 
-  /** A bucket of `level`: dropped under the threshold (with the rest of its level), added, or ordered further. */
-  const visit = (level: number, bucket: Bitmap, steps: readonly Step[], rest: () => Bitmap) => {
+  /**
+   * A bucket of `level`: dropped under the threshold with the rest of its level (true: the level is done, its next
+   * buckets score no higher), added, or ordered further.
+   */
+  const visit = (level: number, bucket: Bitmap, steps: readonly Step[], rest: () => Bitmap): boolean => {
     if (below(steps)) {
       all.andNotInPlace(bucket)
       all.andNotInPlace(rest())
-    } else if (level === levels.length - 1 || offset + bucket.size < from) {
-      add(bucket, steps)
-    } else {
-      sortLevel(level + 1, bucket, steps)
+      return true
     }
+    if (level === levels.length - 1 || offset + bucket.size < from) add(bucket, steps)
+    else sortLevel(level + 1, bucket, steps)
+    return false
   }
 
   /** Past the deadline: the rest of a level's universe in id order, `skipped`. */
@@ -146,7 +149,7 @@ export function semanticSort(input: SemanticSortInput): SemanticSortOutput {
       const next: Step[] = [...steps, { kind: 'sort', rule: l.rule }]
       for (let i = 0; i < ordered.length && !finished(); i++) {
         if (expired()) { giveUp(restFrom(i), steps); return }
-        visit(level, RoaringBitmap32.from(groups.get(ordered[i]!)!), next, () => restFrom(i + 1))
+        if (visit(level, RoaringBitmap32.from(groups.get(ordered[i]!)!), next, () => restFrom(i + 1))) return
       }
       return
     }
@@ -179,7 +182,7 @@ export function semanticSort(input: SemanticSortInput): SemanticSortOutput {
       }
       if (bucket.size === 0) continue
       remaining.andNotInPlace(bucket)
-      visit(level, bucket, [...steps, { kind: 'vector', similarity: input.shift(similarity) }], () => remaining)
+      if (visit(level, bucket, [...steps, { kind: 'vector', similarity: input.shift(similarity) }], () => remaining)) return
     }
   }
 

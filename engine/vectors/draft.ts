@@ -2,7 +2,8 @@
  * A batch's changes to one index's vectors: documents' new vectors (or none: deleted), embedders dropped, spaces
  * converted to binary quantization. `finalOps` turns them into the rows of the batch's atomic commit and the next
  * spaces to publish; new vectors enter the shared graph there under fresh slots, invisible to readers until
- * `publish` (readers only accept the slots of their view).
+ * `publish` (readers only accept the slots of their view), or, for a large batch, a graph of the batch's own built
+ * in the worker pool (graph-build.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,7 +15,7 @@ import type { EmbedderSettings } from '../settings/index.js'
 import { encodeEntry, rowKey, spaceKey, type SpaceRecord, type VectorEntry } from './codec.js'
 import { quantize, quantize8 } from './distance.js'
 import { AnnGraph } from './graph.js'
-import { GRAPH_JOB_MIN, type GraphBuildInput } from './graph-build.js'
+import { GRAPH_JOB_MIN, GRAPH_SCRATCH_PREFIX, type GraphBuildInput } from './graph-build.js'
 import { VectorSpace, type IndexVectors } from './space.js'
 import type { DocumentVectors, EmbedderVectors } from './types.js'
 
@@ -47,6 +48,8 @@ export class VectorDraft {
   private readonly added: [AnnGraph, number][] = []
   private readonly nextSlots = new Map<string, number>()
   private removedSlots: [AnnGraph, number][] = []
+  /** Graphs built in the pool, by embedder: the file each was read from (in its own directory), for `publish`. */
+  private graphFiles = new Map<string, { dir: string; file: string }>()
   private next: DraftResult | null = null
 
   constructor(readonly indexId: number, readonly base: IndexVectors, private readonly slotStart: (name: string, next: number) => number) {}
@@ -163,7 +166,7 @@ export class VectorDraft {
         ops.push({ column: 'vectors', key: rowKey(this.indexId, name, docid), value: encodeEntry(entry, dims) })
         if (!quantized) slots.forEach((slot, k) => adds.push([slot, v.embeddings[k]!]))
       }
-      const graph = quantized ? null : await this.extendGraph(shared, dims, gone, adds, slotDoc, options, checkAborted)
+      const graph = quantized ? null : await this.extendGraph(name, shared, dims, gone, adds, slotDoc, options, checkAborted)
       this.nextSlots.set(name, nextSlot)
       const record: SpaceRecord = { dims, quantized, generation: (base?.record.generation ?? 0) + 1, nextSlot }
       ops.push({ column: 'vectors', key: spaceKey(this.indexId, name), value: encode(record) })
@@ -180,9 +183,9 @@ export class VectorDraft {
    * batch of at least GRAPH_JOB_MIN vectors with a pool, a graph of its own built in the pool from a copy of the
    * shared one (see graph-build.ts), whose slots the view no longer maps are dropped.
    */
-  private async extendGraph(shared: AnnGraph | null, dims: number, gone: number[], adds: [number, Float32Array][], slotDoc: ReadonlyMap<number, number>, options: GraphOptions, checkAborted: () => void): Promise<AnnGraph> {
+  private async extendGraph(name: string, shared: AnnGraph | null, dims: number, gone: number[], adds: [number, Float32Array][], slotDoc: ReadonlyMap<number, number>, options: GraphOptions, checkAborted: () => void): Promise<AnnGraph> {
     if (options.build && adds.length >= GRAPH_JOB_MIN) {
-      const dir = mkdtempSync(join(options.scratch ?? tmpdir(), 'graph-'))
+      const dir = mkdtempSync(join(options.scratch ?? tmpdir(), GRAPH_SCRATCH_PREFIX))
       try {
         const base = shared && shared.size > 0 ? join(dir, 'base.hnsw') : null
         if (base) await shared!.saveAsync(base)
@@ -190,14 +193,18 @@ export class VectorDraft {
         const vectors = new Float32Array(adds.length * dims)
         adds.forEach(([, v], i) => vectors.set(v, i * dims))
         const out = join(dir, 'out.hnsw')
-        const input: GraphBuildInput = { dims, base, out, slots: adds.map(([slot]) => slot), vectors: new Uint8Array(vectors.buffer) }
+        const input: GraphBuildInput = { dims, base, out, slots: adds.map(([slot]) => slot), vectors: new Uint8Array(vectors.buffer), removed: gone }
         await options.build(input)
         checkAborted()
         const graph = await AnnGraph.loadAsync(out, dims)
+        // Labels hnswlib lists though deleted: out of the graph's own count.
         for (const slot of [...graph.slots()]) if (!slotDoc.has(slot)) graph.remove(slot)
+        rmSync(join(dir, 'base.hnsw'), { force: true })
+        this.graphFiles.set(name, { dir, file: out })
         return graph
-      } finally {
+      } catch (err) {
         rmSync(dir, { recursive: true, force: true })
+        throw err
       }
     }
     const graph = shared ?? AnnGraph.create(dims)
@@ -223,6 +230,19 @@ export class VectorDraft {
   abandon(): Map<string, number> {
     for (const [graph, slot] of this.added) graph.remove(slot)
     this.added.length = 0
+    this.discardFiles()
     return this.nextSlots
+  }
+
+  /** The files of graphs built in the pool, for the store to keep as saved graphs (each in a directory to remove). */
+  takeGraphFiles(): Map<string, { dir: string; file: string }> {
+    const files = this.graphFiles
+    this.graphFiles = new Map()
+    return files
+  }
+
+  /** Remove the files of graphs built in the pool (the batch is not published). */
+  discardFiles(): void {
+    for (const { dir } of this.takeGraphFiles().values()) rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -3,7 +3,8 @@
  * labels are the store's slots (each stored vector has its own slot, never reused while its row keeps it). The
  * graph is shared by the published view and the batch preparing the next one: a batch adds its new vectors under
  * fresh slots before its commit, and readers only accept the slots their view maps to documents, so they never see
- * a vector of a batch that is not published. Slots a published batch dropped are marked deleted.
+ * a vector of a batch that is not published. Slots a published batch dropped are marked deleted. A large batch
+ * instead gets a graph of its own, built in the worker pool from a copy of this one (graph-build.ts).
  */
 import { createRequire } from 'node:module'
 

@@ -13,6 +13,7 @@ import { decodeEntry, parseKey, type SpaceRecord, type VectorEntry } from './cod
 import { AnnGraph } from './graph.js'
 import { VectorSpace, type IndexVectors } from './space.js'
 import { VectorDraft } from './draft.js'
+import { GRAPH_SCRATCH_PREFIX } from './graph-build.js'
 
 /** Graphs are saved at most this often while batches keep coming (a crash in between costs a repair). */
 const SAVE_INTERVAL_MS = 2000
@@ -27,7 +28,10 @@ export class VectorStore {
 
   /** `dir`: where graphs are saved (null: never saved, rebuilt from the database at each start). */
   constructor(private readonly store: Store, private readonly dir: string | null) {
-    if (dir) mkdirSync(dir, { recursive: true })
+    if (!dir) return
+    mkdirSync(dir, { recursive: true })
+    // Graph builds a crash interrupted.
+    for (const f of readdirSync(dir)) if (f.startsWith(GRAPH_SCRATCH_PREFIX)) rmSync(join(dir, f), { recursive: true, force: true })
   }
 
   /** The published vectors of an index (read from the database the first time). */
@@ -59,14 +63,30 @@ export class VectorStore {
   /** Make a committed draft visible (synchronously). */
   publish(draft: VectorDraft): void {
     const next = draft.result()
-    if (next === null) return
-    this.loaded.set(draft.indexId, next.spaces)
-    for (const name of next.changed) {
-      // A space turned quantized has no graph any more: its file goes.
-      if (next.spaces.get(name)?.quantized) this.removeFile(draft.indexId, name)
-      else this.dirty.add(`${draft.indexId}/${name}`)
+    const built = draft.takeGraphFiles()
+    try {
+      if (next === null) return
+      this.loaded.set(draft.indexId, next.spaces)
+      for (const name of next.changed) {
+        const space = next.spaces.get(name)
+        const file = built.get(name)?.file
+        // A space turned quantized has no graph any more: its file goes.
+        if (space?.quantized) this.removeFile(draft.indexId, name)
+        else if (file && this.dir && space) this.keepBuilt(draft.indexId, space, file)
+        else this.dirty.add(`${draft.indexId}/${name}`)
+      }
+      for (const name of next.dropped) this.removeFile(draft.indexId, name)
+    } finally {
+      for (const { dir } of built.values()) rmSync(dir, { recursive: true, force: true })
     }
-    for (const name of next.dropped) this.removeFile(draft.indexId, name)
+  }
+
+  /** A graph built in the pool is saved already: its file (the graph as published) becomes the saved one. */
+  private keepBuilt(indexId: number, space: VectorSpace, built: string): void {
+    const file = this.file(indexId, space.name)
+    renameSync(built, file)
+    writeFileSync(file + '.generation', String(space.record.generation))
+    this.dirty.delete(`${indexId}/${space.name}`)
   }
 
   /** A draft that will not be committed: its slots are never reused. */

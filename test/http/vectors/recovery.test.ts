@@ -59,6 +59,7 @@ t.test('graphs survive restarts and crashes', async (t) => {
   await go('/indexes/r/documents', 'POST', Array.from({ length: 600 }, (_, i) => ({ id: 100 + i, _vectors: { e: angle(i / 100) } })))
   t.same(await nearest(angle(3.004), 2), [400, 401])
   t.same(await nearest([-1, 0.1], 1), [4], 'the documents of earlier batches are in the new graph')
+  t.same(readdirSync(join(dbPath, 'vectors')).filter((f) => f.startsWith('graph-build-')), [], 'the build\'s file became the saved graph')
   await server.kill9()
   server = await startServer({ dbPath })
   t.same(await nearest(angle(3.004), 2), [400, 401], 'a graph built in the pool, repaired after kill -9')

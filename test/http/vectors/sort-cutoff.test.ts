@@ -44,6 +44,9 @@ t.test('semantic and hybrid search with sort and searchCutoffMs', async (t) => {
     t.equal((r as { semanticHitCount?: number }).semanticHitCount, 6)
     r = await index.search(null, { ...semantic, sort: ['price:desc'], limit: 2 })
     t.same(ids(r), [1, 4])
+    const paged = await index.search(null, { ...semantic, rankingScoreThreshold: 0.6, page: 1, hitsPerPage: 2 })
+    t.same(ids(paged), [1, 4])
+    t.equal(paged.totalHits, 3, 'pages with a threshold count only the hits above it')
   })
 
   await t.test('sort first: sort orders, the vector sort breaks its ties', async (t) => {
