@@ -8,11 +8,12 @@
  *    are ordered: a bounded heap keeps the best `offset + limit − ranked so far` of a bucket.
  * Buckets that end before `offset` are counted without being ranked; ranking stops once `offset + limit` hits
  * are ranked. The deadline (`searchCutoffMs`) is checked between buckets and while matching: what is left of a
- * bucket then follows its ranked documents in internal id order, without a score.
+ * bucket then follows its ranked documents in internal id order, scored as milli scores what it skipped (the words
+ * rank when that rule had given out the bucket, then `skipped`; see `skippedEvaluation`).
  */
 import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import type { MatchingStrategy } from './request.js'
-import { COMPONENTS, costsOf, evaluationOf, keywordScoreValues, scoreOf, type Evaluation, type RankingRule } from './rules/index.js'
+import { COMPONENTS, costsOf, evaluationOf, keywordScoreValues, scoreOf, skippedEvaluation, type Evaluation, type RankingRule } from './rules/index.js'
 import type { Matcher } from './matcher.js'
 import type { QueryPlan, Term } from './terms.js'
 import { SPLIT_MIN_DOCS, splitAdjacentTerms, splitSingleTerm } from './bucket-split.js'
@@ -160,6 +161,8 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
   const components = new Int32Array(COMPONENTS)
   let passed = 0
   let degraded = false
+  /** Words buckets (levels) given out before the deadline: their unranked documents keep the words rank. */
+  const reached = new Set<number>()
   for (const bucket of groups) {
     const size = bucket.docs.size
     if (threshold === null && passed + size <= offset) {
@@ -174,6 +177,7 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
     let below = 0
     let i = 0
     if (!degraded && input.now() > input.deadline) degraded = true
+    if (!degraded) reached.add(bucket.level)
     for (; i < docs.length && !degraded; i++) {
       if ((i & 255) === 255 && input.now() > input.deadline) { degraded = true; break }
       const docid = docs[i]!
@@ -203,15 +207,30 @@ export function bucketSort(input: BucketSortInput): BucketSortResult {
       matcher.measure(sets[kept[j]!]!, skippedOf[kept[j]!]!, components)
       hits.push({ docid: docids[j]!, evaluation: evaluationOf(ctx.rules, components, docids[j]!) })
     }
-    // Unmeasured documents (the deadline passed) follow in internal id order.
-    const ranked = n + below
-    const rest = docs.length - ranked
-    if (rest > 0) {
-      const start = Math.max(0, from - n)
-      const end = Math.min(rest, to - n)
-      for (let k = start; k < end; k++) hits.push({ docid: docs[ranked + k]!, evaluation: null })
+    passed += n
+    if (degraded) {
+      // What the deadline left unranked follows as milli gives it out: first the rest of the words bucket it was
+      // ranking (the words rank, then `skipped`), then every other remaining candidate (`skipped` alone), each
+      // set in internal id order; a set whose score is below the threshold is dropped whole.
+      const unranked = RoaringBitmap32.from(docs.subarray(n + below))
+      const later = groups.slice(groups.indexOf(bucket) + 1)
+      const inBucket = wordsIndex === 0 && bucket.level >= 0 && reached.has(bucket.level)
+      const sameLevel = inBucket ? RoaringBitmap32.orMany([unranked, ...later.filter((g) => g.level === bucket.level).map((g) => g.docs)]) : null
+      const others = RoaringBitmap32.orMany([...(inBucket ? [] : [unranked]), ...later.filter((g) => !inBucket || g.level !== bucket.level).map((g) => g.docs)])
+      const sets: [Bitmap | null, Evaluation][] = [
+        [sameLevel, skippedEvaluation(inBucket ? { matchingWords: totalWords - skippedOf[bucket.level]!, totalWords } : null)],
+        [others, skippedEvaluation(null)],
+      ]
+      for (const [set, evaluation] of sets) {
+        if (set === null || set.isEmpty) continue
+        if (threshold !== null && evaluation.score < threshold) { total -= set.size; continue }
+        const from = Math.max(0, offset - passed)
+        const to = Math.max(from, want - passed)
+        if (to > from) for (const docid of set.toUint32Array(to).subarray(from)) hits.push({ docid, evaluation })
+        passed += set.size
+      }
+      break
     }
-    passed += docs.length - below
     if (passed >= want && threshold === null) break
   }
   return { hits: hits.slice(0, limit), candidates: total, all: candidates, degraded }

@@ -97,6 +97,26 @@ export interface Evaluation {
   values?: ScoreValue[]
 }
 
+/**
+ * The evaluation of a document the deadline (`searchCutoffMs`) left unranked, as milli's bucket sort gives it: the
+ * words rule's rank when that rule came first and had already given out the document's bucket (`matchingWords`
+ * of `totalWords`), then `skipped` (rank 0 of 1) for everything after it; `skipped` alone otherwise (score 0).
+ */
+export function skippedEvaluation(words: { matchingWords: number; totalWords: number } | null): Evaluation {
+  if (words === null) return { score: 0, details: { skipped: { order: 0 } }, values: [{ score: 0 }] }
+  const { matchingWords, totalWords } = words
+  // milli's Rank::merge of the words rank with Skipped's { rank: 0, max_rank: 1 }.
+  const score = (matchingWords - 1) / totalWords
+  return {
+    score,
+    details: {
+      words: { order: 0, matchingWords, maxMatchingWords: totalWords, score: matchingWords / totalWords },
+      skipped: { order: 1 },
+    },
+    values: [{ score }],
+  }
+}
+
 export function evaluationOf(rules: readonly RankingRule[], c: Components, docid: number): Evaluation {
   const details: Record<string, unknown> = {}
   rules.forEach((rule, order) => { details[rule.name] = rule.details(c, docid, order) })
