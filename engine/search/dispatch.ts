@@ -20,7 +20,7 @@ import type { SearchSource } from './source.js'
  * (`skipped`: a hybrid search's keyword hits are good enough). `keyword`: the keyword side of a hybrid search,
  * ranked before embedding (the search uses it rather than ranking it again).
  */
-export type QueryVector = (({ vector: Float32Array } | { error: TesseraError } | { skipped: true }) & { keyword?: KeywordSide }) | null
+export type QueryVector = (({ vector: Float32Array } | { error: TesseraError } | { skipped: true }) & { keyword?: KeywordSide; started?: number }) | null
 
 /**
  * Resolve the query vector before the search: null for keyword searches. A userProvided embedder without `vector`,
@@ -32,22 +32,25 @@ export type QueryVector = (({ vector: Float32Array } | { error: TesseraError } |
 export async function resolveQueryVector(source: SearchSource, query: SearchQuery, opts: { signal?: AbortSignal } = {}): Promise<QueryVector> {
   const kind = searchKind(query)
   if (kind === 'keyword') return null
+  // One clock for the whole search, as Meilisearch's: the keyword side ranked first, the query's embedding and the
+  // ranking after it share `searchCutoffMs`, and `processingTimeMs` counts them all.
+  const started = performance.now()
   const name = embedderName(query)
   const settings = requireEmbedder(source, name)
-  if (query.vector !== null) return { vector: Float32Array.from(query.vector) }
+  if (query.vector !== null) return { vector: Float32Array.from(query.vector), started }
   const ratio = query.hybrid?.semanticRatio ?? 0.5
   let keyword: KeywordSide | undefined
   if (kind === 'hybrid' && ratio <= GOOD_ENOUGH_MAX_RATIO) {
     const window = searchWindow(query, source.settings.pagination.maxTotalHits)
     const want = window.offset + window.limit
-    keyword = { want, outcome: rankQuery(source, query, { offset: 0, limit: want }) }
-    if (keywordGoodEnough(keyword, ratio)) return { skipped: true, keyword }
+    keyword = { want, outcome: rankQuery(source, query, { offset: 0, limit: want }, started) }
+    if (keywordGoodEnough(keyword, ratio)) return { skipped: true, keyword, started }
   }
   try {
     const embedding = { deadline: queryDeadline(kind === 'semantic'), knownDimensions: source.vectors?.get(name)?.dims, signal: opts.signal }
-    return { vector: await queryVector(source.uid, name, settings, query.q ?? '', embedding), keyword }
+    return { vector: await queryVector(source.uid, name, settings, query.q ?? '', embedding), keyword, started }
   } catch (err) {
-    if (err instanceof TesseraError) return { error: err, keyword }
+    if (err instanceof TesseraError) return { error: err, keyword, started }
     throw err
   }
 }
@@ -73,11 +76,11 @@ export function rankedSearch(source: SearchSource, query: SearchQuery, vector: Q
     return rankedKeywordSearch(source, query, (window, start): Ranked => {
       const outcome = rankSemantic(source, query, v, window, start)
       return { outcome, semanticHitCount: outcome.hits.length, queryVector: shown }
-    })
+    }, vector.started)
   }
   const ratio = query.hybrid?.semanticRatio ?? 0.5
   const v = vector !== null && 'vector' in vector ? vector.vector : null
-  return rankedKeywordSearch(source, query, (window, start): Ranked => ({ ...rankHybrid(source, query, v, ratio, window, start, vector?.keyword), queryVector: shown }))
+  return rankedKeywordSearch(source, query, (window, start): Ranked => ({ ...rankHybrid(source, query, v, ratio, window, start, vector?.keyword), queryVector: shown }), vector?.started)
 }
 
 /**

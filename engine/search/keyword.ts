@@ -199,9 +199,9 @@ export function keywordSearch(source: SearchSource, query: SearchQuery): JsonObj
 /**
  * The response, and the ranking outcome behind it (federated search computes `facetsByIndex` over every matching
  * document of an index's queries). With `showPerformanceDetails`, the response carries each stage's duration.
+ * `start`: when the search began (a semantic or hybrid search's clock starts before its query is embedded).
  */
-export function rankedKeywordSearch(source: SearchSource, query: SearchQuery, rank?: Ranker): { response: JsonObject; outcome: SearchOutcome } {
-  const start = performance.now()
+export function rankedKeywordSearch(source: SearchSource, query: SearchQuery, rank?: Ranker, start = performance.now()): { response: JsonObject; outcome: SearchOutcome } {
   const timer = query.showPerformanceDetails ? new StageTimer() : null
   const stage = <T>(name: string, fn: () => T): T => (timer ? timer.time(name, fn) : fn())
   const { settings } = source
