@@ -28,7 +28,3 @@ t.test("the query's embedding is part of the search's time", async (t) => {
   const hybrid = await index.search('a brave dog', { hybrid: { embedder: 'rest', semanticRatio: 0.8 } })
   t.ok(hybrid.processingTimeMs >= 400, `and in a hybrid search's (${hybrid.processingTimeMs} ms)`)
 })
-  t.equal(late.hits.length, 2, 'every document still comes back')
-  t.ok(late.processingTimeMs >= 400)
-  t.ok(late.hits.some((h) => 'skipped' in (h._rankingScoreDetails as object)), 'past the shared deadline the vector sort gives up')
-})
