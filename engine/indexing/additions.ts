@@ -8,6 +8,7 @@
  * kept documents are extracted again.
  */
 import { setImmediate } from 'node:timers/promises'
+import { turnTaker } from '../util/turns.js'
 import { TesseraError, indexNotFound } from '../errors/index.js'
 import { runJob } from '../pool/jobs.js'
 import { INLINE_LIMIT } from '../payload/files.js'
@@ -62,6 +63,8 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
     while (sent < op.chunks.length && inFlight.length < ahead && (primaryKey !== null || sent === 0)) inFlight.push(prepare(sent++))
   }
   const names: string[] = []
+  // Searches on other indexes answer between turns of a few ms (this thread serves them too).
+  const turn = turnTaker()
   // The batch's additions count their documents together, out of all the batch received.
   batch.deps.progress?.step(DOCUMENT_OPERATION, 'indexing')
   const counted = batch.deps.progress?.count('document', batch.deps.receivedDocuments ?? 0)
@@ -88,6 +91,7 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
       // Documents the embedders look at, stored with what they generate once the chunk is read.
       const toEmbed: { docid: number; provided: DocumentVectors | null; pending: PendingDocument }[] = []
       for (let k = 0; k < chunk.ids.length; k++) {
+        await turn()
         const ext = chunk.ids[k]!
         const encoded = bytes.subarray(from, (from = chunk.ends[k]!))
         const count = chunk.fields[run]!
@@ -102,7 +106,7 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
         // The payload's `_vectors` (not the stored document's): read only when the document has some.
         const given = withEmbedders && encoded.includes('"_vectors"') ? decodeDocument(encoded) : null
         const provided = given ? providedVectors(given, ext, embedders, dimsOf) : null
-        let stored: Document
+        let stored: Document | undefined
         if (old && op.method === 'update') {
           // Add-or-update replaces top-level fields whole (nested objects are not deep-merged).
           stored = { ...old, ...(given ?? decodeDocument(encoded)) }
@@ -111,13 +115,16 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
           facets?.add(docids[k]!, stored)
         } else {
           docids[k] = await docs.putEncoded(ext, encoded, names)
-          stored = decodeDocument(encoded)
-          facets?.add(docids[k]!, stored)
-          if (skipCreation) replaced.push({ at: k, doc: stored })
+          // Decoded only for what reads the document: facets, a re-extraction, the embedders.
+          if (facets || skipCreation || withEmbedders) {
+            stored = decodeDocument(encoded)
+            facets?.add(docids[k]!, stored)
+            if (skipCreation) replaced.push({ at: k, doc: stored })
+          }
         }
         if (withEmbedders) {
           const previous = existing === undefined ? null : previousVectors(vectors, existing, embedderNames)
-          toEmbed.push({ docid: docids[k]!, provided, pending: { id: ext, doc: withGivenVectors(stored, given), previous, previousDoc: old ?? null } })
+          toEmbed.push({ docid: docids[k]!, provided, pending: { id: ext, doc: withGivenVectors(stored!, given), previous, previousDoc: old ?? null } })
         } else if (provided) storeDocumentVectors(vectors, docids[k]!, provided)
       }
       if (toEmbed.length > 0) {
@@ -126,11 +133,12 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
       }
       received += chunk.ids.length
       indexed += chunk.ids.length - skipped
-      if (skipped === 0) words.add(docids, chunk.words)
-      else if (replaced.length > 0) words.add(replaced.map((m) => docids[m.at]!), await batch.extract(replaced.map((m) => m.doc), extraction))
-      if (merged.length > 0) words.add(merged.map((m) => docids[m.at]!), await batch.extract(merged.map((m) => m.doc), extraction))
+      if (skipped === 0) await words.addInTurns(docids, chunk.words)
+      else if (replaced.length > 0) await words.addInTurns(replaced.map((m) => docids[m.at]!), await batch.extract(replaced.map((m) => m.doc), extraction))
+      if (merged.length > 0) await words.addInTurns(merged.map((m) => docids[m.at]!), await batch.extract(merged.map((m) => m.doc), extraction))
       // New documents' forward records go to disk with them, ahead of the final commit.
       for (const docid of docids) {
+        await turn()
         if (docid === undefined) continue
         const record = words.recordBytes(docid)
         if (record && await docs.writeAhead('positions', docid, record)) words.writtenAhead(docid)

@@ -36,6 +36,21 @@ function lowerBound(words: readonly string[], key: string, from = 0, to = words.
   return lo
 }
 
+/** The union of two sorted lists of words, sorted and without duplicates. */
+function mergeSorted(old: readonly string[], fresh: readonly string[]): string[] {
+  if (fresh.length === 0) return old as string[]
+  const merged: string[] = new Array(old.length + fresh.length)
+  let i = 0
+  let j = 0
+  let k = 0
+  while (i < old.length || j < fresh.length) {
+    const next = j >= fresh.length || (i < old.length && old[i]! <= fresh[j]!) ? old[i++]! : fresh[j++]!
+    if (k === 0 || merged[k - 1] !== next) merged[k++] = next
+  }
+  merged.length = k
+  return merged
+}
+
 /**
  * A trie of the sorted words: node 0 is the root; each node has its UTF-16 unit, its first child and next sibling
  * (children in sorted order), the word ending there (-1: none) and the range of word indexes below it.
@@ -115,19 +130,15 @@ export class Dictionary {
   /** Add words (merging sorted runs: O(n) for a batch of new words). */
   add(added: readonly string[]): void {
     if (added.length === 0) return
-    const fresh = [...added].sort()
-    const merged: string[] = new Array(this.words.length + fresh.length)
-    let i = 0
-    let j = 0
-    let k = 0
-    const old = this.words
-    while (i < old.length || j < fresh.length) {
-      const next = j >= fresh.length || (i < old.length && old[i]! <= fresh[j]!) ? old[i++]! : fresh[j++]!
-      if (k === 0 || merged[k - 1] !== next) merged[k++] = next
-    }
-    merged.length = k
-    this.words = merged
+    this.words = mergeSorted(this.words, [...added].sort())
     this.trie = null
+  }
+
+  /** A new dictionary of these words and the words of `runs`, each sorted (this one is left as it is). */
+  merged(runs: readonly (readonly string[])[]): Dictionary {
+    const out = new Dictionary()
+    out.words = runs.reduce<readonly string[]>((all, run) => mergeSorted(all, run), this.words) as string[]
+    return out
   }
 
   /** Words starting with `prefix` (the word itself included), in order; at most `limit`. */
