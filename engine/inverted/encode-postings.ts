@@ -9,7 +9,12 @@ import { encodePosting } from './rows.js'
 const { RoaringBitmap32 } = roaring
 
 export interface PostingsPartition {
-  words: string[]
+  /**
+   * The words back to back in one string, word k ending at `wordEnds[k]` (UTF-16 units): one string crosses to a
+   * worker many times faster than an array of a hundred thousand short ones.
+   */
+  words: string
+  wordEnds: Uint32Array
   /** Word k's documents are `ids[offsets[k] .. offsets[k + 1])`, sorted (internal ids). */
   offsets: Uint32Array
   ids: Uint32Array
@@ -23,8 +28,18 @@ export interface EncodedPostings {
   order: Uint32Array
 }
 
+/** A partition of `words` (their documents as `offsets` and `ids`, see PostingsPartition). */
+export function postingsPartition(words: readonly string[], offsets: Uint32Array, ids: Uint32Array): PostingsPartition {
+  const wordEnds = new Uint32Array(words.length)
+  let end = 0
+  for (let k = 0; k < words.length; k++) wordEnds[k] = end += words[k]!.length
+  return { words: words.join(''), wordEnds, offsets, ids }
+}
+
 export function encodePostings(input: PostingsPartition): EncodedPostings {
-  const { words, offsets, ids } = input
+  const { offsets, ids, wordEnds } = input
+  const words: string[] = new Array(wordEnds.length)
+  for (let k = 0, from = 0; k < words.length; from = wordEnds[k++]!) words[k] = input.words.slice(from, wordEnds[k])
   const parts: Buffer[] = new Array(words.length)
   const ends = new Uint32Array(words.length)
   let length = 0

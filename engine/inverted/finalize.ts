@@ -16,7 +16,7 @@
 import roaring from 'roaring'
 import type { WriteOp } from '../storage/index.js'
 import type { Dictionary } from './dictionary.js'
-import type { EncodedPostings, PostingsPartition } from './encode-postings.js'
+import { postingsPartition, type EncodedPostings, type PostingsPartition } from './encode-postings.js'
 import type { ForwardRecords } from './forward.js'
 import type { InvertedIndex } from './index.js'
 import { SMALL_POSTING, type Postings } from './postings.js'
@@ -67,6 +67,11 @@ export interface Finalized {
 const ASIDE_WORDS = 10_000
 /** A partition sent to the pool holds at least this many ids (smaller ones cost more to send than to encode). */
 const MIN_PARTITION_IDS = 16_384
+/**
+ * And at most this many (1 MB): a partition is packed for its worker on this thread in one go, and the results of
+ * many partitions come back while the first are being merged.
+ */
+const MAX_PARTITION_IDS = 262_144
 
 /** The batch's writes and its publish step; `options` null: the reference (no pool, published in place). */
 export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): Steps<Finalized> {
@@ -105,7 +110,7 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
       total += to - from
     }
     const least = options.minPartition ?? MIN_PARTITION_IDS
-    const target = Math.max(least, Math.ceil(total / Math.max(1, options.partitions ?? 2)))
+    const target = Math.max(least, Math.min(MAX_PARTITION_IDS, Math.ceil(total / Math.max(1, options.partitions ?? 2))))
     for (let k = total < least ? pure.length : 0; k < pure.length;) {
       const part: number[] = []
       let size = 0
@@ -122,7 +127,7 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
         offsets[i + 1] = offsets[i]! + to - from
         offloaded[w] = 1
       })
-      const result = options.encode({ words: part.map(wordOf), offsets, ids })
+      const result = options.encode(postingsPartition(part.map(wordOf), offsets, ids))
       // Awaited below in order; one failing while an earlier one is awaited must not go unhandled.
       result.catch(() => {})
       partitions.push({ words: part, result })
