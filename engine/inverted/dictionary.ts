@@ -37,7 +37,7 @@ function lowerBound(words: readonly string[], key: string, from = 0, to = words.
 }
 
 /** The union of two sorted lists of words, sorted and without duplicates. */
-function mergeSorted(old: readonly string[], fresh: readonly string[]): string[] {
+export function mergeSorted(old: readonly string[], fresh: readonly string[]): string[] {
   if (fresh.length === 0) return old as string[]
   const merged: string[] = new Array(old.length + fresh.length)
   let i = 0
@@ -134,10 +134,15 @@ export class Dictionary {
     this.trie = null
   }
 
-  /** A new dictionary of these words and the words of `runs`, each sorted (this one is left as it is). */
-  merged(runs: readonly (readonly string[])[]): Dictionary {
+  /** The words, sorted (not to be changed: a dictionary's list is replaced, never edited). */
+  get sorted(): readonly string[] {
+    return this.words
+  }
+
+  /** A dictionary of words already sorted and unique (taken as they are). */
+  static fromSorted(words: readonly string[]): Dictionary {
     const out = new Dictionary()
-    out.words = runs.reduce<readonly string[]>((all, run) => mergeSorted(all, run), this.words) as string[]
+    out.words = words as string[]
     return out
   }
 

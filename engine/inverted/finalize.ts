@@ -15,7 +15,7 @@
  */
 import roaring from 'roaring'
 import type { WriteOp } from '../storage/index.js'
-import type { Dictionary } from './dictionary.js'
+import { Dictionary, mergeSorted } from './dictionary.js'
 import { postingsPartition, type EncodedPostings, type PostingsPartition } from './encode-postings.js'
 import type { ForwardRecords } from './forward.js'
 import type { InvertedIndex } from './index.js'
@@ -72,6 +72,8 @@ const MIN_PARTITION_IDS = 16_384
  * many partitions come back while the first are being merged.
  */
 const MAX_PARTITION_IDS = 262_144
+/** And at most this many words (their strings are joined for the trip on this thread). */
+const MAX_PARTITION_WORDS = 16_384
 
 /** The batch's writes and its publish step; `options` null: the reference (no pool, published in place). */
 export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): Steps<Finalized> {
@@ -114,7 +116,7 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
     for (let k = total < least ? pure.length : 0; k < pure.length;) {
       const part: number[] = []
       let size = 0
-      for (; k < pure.length && size < target; k++) {
+      for (; k < pure.length && size < target && part.length < MAX_PARTITION_WORDS; k++) {
         const [from, to] = range(addedAt, pure[k]!)
         part.push(pure[k]!)
         size += to - from
@@ -135,6 +137,8 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
     }
   }
 
+  // New words merged here that have documents (the pool's are in its sorted runs), for the dictionary.
+  const mergedHere: string[] = []
   for (let w = 0; w < words; w++) {
     if ((w & 63) === 0) yield
     if (offloaded[w] === 1) continue
@@ -156,6 +160,7 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
       bitmap.dispose()
     } else {
       ops.push({ column: 'postings', key: postingKey(id, w), value: encodePosting(wordOf(w), bitmap), unread: true })
+      if (w >= base.nextWordId) mergedHere.push(wordOf(w))
       if (bitmap.size > SMALL_POSTING) next.set(w, bitmap)
       else {
         next.set(w, bitmap.toUint32Array())
@@ -197,8 +202,6 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
     ops.push({ column: 'postings', key: metaKey(id), value: Buffer.from(JSON.stringify(meta)), unread: true })
   }
 
-  // New words merged here that have documents (the pool's are in its sorted runs).
-  const mergedHere = s.newWords.filter((word) => { const w = s.newWordIds.get(word)!; return offloaded[w] !== 1 && next.get(w) !== undefined })
   const publishForward = () => {
     // After a rebuild, or on an index that had no records, the draft's records are the whole new arena.
     if (s.full || base.forward.count === 0) base.forward = s.records
@@ -316,6 +319,15 @@ function* nextView(s: DraftState, next: Map<number, Bitmap | Uint32Array | undef
       wordIds.set(word, w)
     }
   }
-  const dictionary = base.dictionary.merged([...sortedRuns, [...mergedHere].sort()])
-  return { postings, words, wordIds, dictionary }
+  // The sorted runs merged two by two, level by level (each level one pass over the words), in turns.
+  let runs: (readonly string[])[] = [base.dictionary.sorted, ...sortedRuns, [...mergedHere].sort()]
+  while (runs.length > 1) {
+    const merged: (readonly string[])[] = []
+    for (let k = 0; k < runs.length; k += 2) {
+      merged.push(k + 1 < runs.length ? mergeSorted(runs[k]!, runs[k + 1]!) : runs[k]!)
+      yield
+    }
+    runs = merged
+  }
+  return { postings, words, wordIds, dictionary: Dictionary.fromSorted(runs[0]!) }
 }
