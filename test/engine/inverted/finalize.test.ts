@@ -52,13 +52,13 @@ async function compare(t: Test, options: (batch: number) => FinalizeOptions): Pr
   let vocabulary = 0
   const word = () => (rand(3) === 0 ? `f${rand(8)}` : `w${rand(vocabulary + 1)}`)
   const DOCS = 3000
-  for (let batch = 0; batch < 8; batch++) {
+  for (let batch = 0; batch < 6; batch++) {
     vocabulary += 4000
-    const full = batch === 5
+    const full = batch === 4
     const drafts = indexes.map((index) => new InvertedDraft(index, full))
     const ahead: WriteOp[][] = [[], []]
     // Chunks of documents: additions and replacements (some ids twice in a batch), removals in between.
-    const chunks = batch === 0 ? 12 : 4
+    const chunks = batch === 0 ? 8 : 3
     for (let c = 0; c < chunks; c++) {
       const docids = Array.from({ length: 200 }, () => rand(batch === 0 ? DOCS : DOCS + 500))
       const chunk: ExtractedChunk = { words: [], fields: [...FIELDS], records: new Uint32Array(0) }
