@@ -7,6 +7,7 @@
  * Distances are Damerau–Levenshtein with adjacent transpositions (optimal string alignment), counted in UTF-16
  * units, as milli's Levenshtein automata count one edit per character (transpositions included).
  */
+import { straight, type Steps } from '../util/turns.js'
 
 /** A word found by a fuzzy lookup, with its distance to the query word. */
 export interface FuzzyMatch {
@@ -38,12 +39,19 @@ function lowerBound(words: readonly string[], key: string, from = 0, to = words.
 
 /** The union of two sorted lists of words, sorted and without duplicates. */
 export function mergeSorted(old: readonly string[], fresh: readonly string[]): string[] {
+  return straight(mergeSortedSteps(old, fresh))
+}
+
+/** The same, pausing every 16k words (a batch's dictionary is merged in turns, see finalize.ts). */
+export function* mergeSortedSteps(old: readonly string[], fresh: readonly string[]): Steps<string[]> {
   if (fresh.length === 0) return old as string[]
   const merged: string[] = new Array(old.length + fresh.length)
   let i = 0
   let j = 0
   let k = 0
+  let n = 0
   while (i < old.length || j < fresh.length) {
+    if ((++n & 16383) === 0) yield
     const next = j >= fresh.length || (i < old.length && old[i]! <= fresh[j]!) ? old[i++]! : fresh[j++]!
     if (k === 0 || merged[k - 1] !== next) merged[k++] = next
   }

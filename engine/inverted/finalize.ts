@@ -15,7 +15,7 @@
  */
 import roaring from 'roaring'
 import type { WriteOp } from '../storage/index.js'
-import { Dictionary, mergeSorted } from './dictionary.js'
+import { Dictionary, mergeSortedSteps } from './dictionary.js'
 import { postingsPartition, type EncodedPostings, type PostingsPartition } from './encode-postings.js'
 import type { ForwardRecords } from './forward.js'
 import type { InvertedIndex } from './index.js'
@@ -324,8 +324,7 @@ function* nextView(s: DraftState, next: Map<number, Bitmap | Uint32Array | undef
   while (runs.length > 1) {
     const merged: (readonly string[])[] = []
     for (let k = 0; k < runs.length; k += 2) {
-      merged.push(k + 1 < runs.length ? mergeSorted(runs[k]!, runs[k + 1]!) : runs[k]!)
-      yield
+      merged.push(k + 1 < runs.length ? yield* mergeSortedSteps(runs[k]!, runs[k + 1]!) : runs[k]!)
     }
     runs = merged
   }
