@@ -26,6 +26,7 @@ import { concurrencyScenario } from './scenarios/concurrency/index.js'
 import { tasksScenario } from './scenarios/tasks/index.js'
 import { runVectorsScenario } from './scenarios/vectors/index.js'
 import { runEmbeddingsScenario } from './scenarios/embeddings/index.js'
+import { runClusterScenario } from './scenarios/cluster/index.js'
 
 /** The scenarios with a report of their own, in the order they run. */
 const REPORTED: Array<{ kind: RunKind; run(options: Options, ctx: RunContext): Promise<Outcome> }> = [
@@ -36,9 +37,10 @@ const REPORTED: Array<{ kind: RunKind; run(options: Options, ctx: RunContext): P
   { kind: 'concurrency', run: (o, ctx) => runReported(concurrencyScenario(o.concurrency), ctx) },
   { kind: 'vectors', run: (o, ctx) => runVectorsScenario(o.vectors, ctx) },
   { kind: 'embeddings', run: (o, ctx) => runEmbeddingsScenario(o.embeddings, ctx) },
+  { kind: 'cluster', run: (o, ctx) => runClusterScenario(o.cluster, ctx) },
 ]
 /** The order their reports are printed in (the tasks and sweeps reports first, as since they were added). */
-const PRINT_ORDER: RunKind[] = ['tasks', 'sweeps', 'facets', 'search', 'concurrency', 'vectors', 'embeddings']
+const PRINT_ORDER: RunKind[] = ['tasks', 'sweeps', 'facets', 'search', 'concurrency', 'vectors', 'embeddings', 'cluster']
 
 async function main(): Promise<void> {
   let options: Options

@@ -10,8 +10,8 @@ export interface ChaosServer {
 
 export const SERVER_ENV = { TESSERA_LOG_LEVEL: 'ERROR' }
 
-export async function startChaosServer(dbPath: string, extra: string[] = []): Promise<ChaosServer> {
-  const launched = await launch(['--db-path', dbPath, '--max-indexing-threads', '2', ...extra], SERVER_ENV, 60_000)
+export async function startChaosServer(dbPath: string, extra: string[] = [], env: Record<string, string> = {}): Promise<ChaosServer> {
+  const launched = await launch(['--db-path', dbPath, '--max-indexing-threads', '2', ...extra], { ...SERVER_ENV, ...env }, 60_000)
   return {
     url: `http://127.0.0.1:${launched.port}`,
     launched,

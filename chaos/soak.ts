@@ -18,7 +18,16 @@ const CLIENTS = 64
 const DOCUMENTS = 5000
 const SAMPLE_MS = 10_000
 
-interface Sample { second: number; qps: number; errors: number; p99: number; rssMb: number; fds: number; diskMb: number }
+interface Sample { second: number; qps: number; errors: number; p99: number; rssMb: number; fds: number; diskMb: number; memory: Memory | null }
+
+/** The server's own memory line (TESSERA_MEMORY_LOG_MS), MB: the V8 heap, external buffers, and the native rest. */
+interface Memory { heapUsed: number; heapTotal: number; external: number; native: number }
+
+function lastMemory(logs: string): Memory | null {
+  const all = [...logs.matchAll(/memory rss=\d+ heapUsed=(\d+) heapTotal=(\d+) external=(\d+) arrayBuffers=\d+ native=(-?\d+)/g)]
+  const m = all[all.length - 1]
+  return m ? { heapUsed: Number(m[1]), heapTotal: Number(m[2]), external: Number(m[3]), native: Number(m[4]) } : null
+}
 
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
@@ -41,20 +50,25 @@ function svgOf(samples: Sample[]): string {
   const w = 640, h = 240, pad = 40
   const maxX = Math.max(1, ...samples.map((s) => s.second))
   const maxY = Math.max(1, ...samples.map((s) => s.rssMb)) * 1.1
-  const pts = samples.map((s) => `${(pad + (s.second / maxX) * (w - 2 * pad)).toFixed(1)},${(h - pad - (s.rssMb / maxY) * (h - 2 * pad)).toFixed(1)}`).join(' ')
+  const line = (value: (s: Sample) => number | undefined) => samples.filter((s) => value(s) !== undefined)
+    .map((s) => `${(pad + (s.second / maxX) * (w - 2 * pad)).toFixed(1)},${(h - pad - (value(s)! / maxY) * (h - 2 * pad)).toFixed(1)}`).join(' ')
+  const pts = line((s) => s.rssMb)
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" font-family="sans-serif" font-size="11">
 <rect width="${w}" height="${h}" fill="white"/>
 <line x1="${pad}" y1="${h - pad}" x2="${w - pad}" y2="${h - pad}" stroke="#888"/><line x1="${pad}" y1="${pad}" x2="${pad}" y2="${h - pad}" stroke="#888"/>
 <text x="${w / 2}" y="${h - 8}" text-anchor="middle">seconds (0 to ${maxX})</text>
-<text x="8" y="${pad - 10}">RSS, MB (0 to ${Math.round(maxY)})</text>
+<text x="8" y="${pad - 10}">MB (0 to ${Math.round(maxY)}): <tspan fill="#2563eb">RSS</tspan>, <tspan fill="#dc2626">native (RSS less V8 heap and external)</tspan>, <tspan fill="#16a34a">V8 heap used</tspan></text>
 <polyline fill="none" stroke="#2563eb" stroke-width="2" points="${pts}"/>
+<polyline fill="none" stroke="#dc2626" stroke-width="1.5" points="${line((s) => s.memory?.native)}"/>
+<polyline fill="none" stroke="#16a34a" stroke-width="1.5" points="${line((s) => s.memory?.heapUsed)}"/>
 </svg>
 `
 }
 
 export async function soak(options: SoakOptions): Promise<boolean> {
   const dbPath = mkdtempSync(join(tmpdir(), 'tessera-chaos-soak-'))
-  const server = await startChaosServer(dbPath)
+  // The server logs its memory split every sample period (as a WARN line, so the log level lets it through).
+  const server = await startChaosServer(dbPath, [], { TESSERA_LOG_LEVEL: 'WARN', TESSERA_MEMORY_LOG_MS: String(SAMPLE_MS) })
   const pid = server.launched.proc.pid!
   const r = seededRandom(options.seed)
   const word = () => VOCABULARY[r.int(VOCABULARY.length)]!
@@ -96,9 +110,11 @@ export async function soak(options: SoakOptions): Promise<boolean> {
         const sample: Sample = {
           second: Math.round((Date.now() - started) / 1000), qps: Math.round(window.length / (SAMPLE_MS / 1000)), errors,
           p99: Math.round(window[Math.floor(window.length * 0.99)] ?? 0), rssMb: rssMb(pid), fds: readdirSync(`/proc/${pid}/fd`).length, diskMb: diskMb(dbPath),
+          memory: lastMemory(server.launched.logs()),
         }
+        const m = sample.memory
         samples.push(sample)
-        console.log(`soak ${sample.second}s: ${sample.qps} req/s, ${sample.errors} errors, p99 ${sample.p99} ms, RSS ${sample.rssMb} MB, ${sample.fds} fds, data ${sample.diskMb} MB`)
+        console.log(`soak ${sample.second}s: ${sample.qps} req/s, ${sample.errors} errors, p99 ${sample.p99} ms, RSS ${sample.rssMb} MB${m ? ` (main thread: heap ${m.heapUsed}/${m.heapTotal}, external ${m.external}, native ${m.native})` : ''}, ${sample.fds} fds, data ${sample.diskMb} MB`)
         latencies = []
       }
     })()

@@ -22,6 +22,8 @@ import { recover } from './recovery.js'
 import { VectorStore } from './vectors/store.js'
 import { vectorSearchTuning } from './vectors/search.js'
 import { join } from 'node:path'
+import { LocalTaskLog, type TaskLog } from './tasks/task-log.js'
+import { openCluster, type ClusterOptions } from './cluster/index.js'
 
 export type Log = (msg: string, level?: 'INFO' | 'ERROR') => void
 
@@ -32,6 +34,8 @@ export interface EngineOptions {
   log?: Log
   /** Test hook: hold each batch this long in `processing` before applying it. */
   batchDelayMs?: number
+  /** Test hook: each batch waits in `processing` while this answers true (polled every 10 ms). */
+  batchHeldWhile?: () => boolean
   /** The most tasks the queue keeps before it deletes finished ones itself (Meilisearch: 1,000,000). */
   maxTasks?: number
   /** How large one batch may grow (tasks, payload bytes). */
@@ -44,9 +48,14 @@ export interface EngineOptions {
   dumpDir?: string
   snapshotDir?: string
   dbVersion?: string
+  /** Cluster mode: tasks are registered through a replicated JetStream log (engine/cluster/). Absent: a single node. */
+  cluster?: ClusterOptions
 }
 
 export class Engine {
+  /** Where tasks are registered: the local queue, or the cluster's replicated log. */
+  taskLog: TaskLog
+
   private constructor(
     readonly store: Store,
     readonly queue: TaskQueue,
@@ -66,7 +75,9 @@ export class Engine {
     readonly log: Log,
     /** The other instances this one knows (`/network`), persisted. */
     readonly network: NetworkConfig,
-  ) {}
+  ) {
+    this.taskLog = new LocalTaskLog(queue)
+  }
 
   static async open(options: EngineOptions): Promise<Engine> {
     const log: Log = options.log ?? (() => {})
@@ -84,10 +95,18 @@ export class Engine {
     const vectors = new VectorStore(store, join(options.path, 'vectors'))
     if (options.vectorSearch?.ef) vectorSearchTuning.ef = options.vectorSearch.ef
     if (options.vectorSearch?.rescoring) vectorSearchTuning.rescoring = options.vectorSearch.rescoring
-    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, vectors, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
+    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, vectors, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, batchHeldWhile: options.batchHeldWhile, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
     const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network)
+    if (options.cluster) {
+      try {
+        engine.taskLog = await openCluster({ store, queue, payloads, scheduler, log }, options.cluster)
+      } catch (err) {
+        await engine.close()
+        throw err
+      }
+    }
     scheduler.wake()
     return engine
   }
@@ -100,6 +119,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    await this.taskLog.close()
     await this.scheduler.stop()
     this.vectors.save(true)
     // The query embedders of this thread (workers close theirs with the pool).

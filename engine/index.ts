@@ -13,6 +13,7 @@ export { getBatch } from './operations/get-batch.js'
 export { listBatches } from './operations/list-batches.js'
 export { cancelTasks } from './operations/cancel-tasks.js'
 export { deleteTasks } from './operations/delete-tasks.js'
+export { waitForTask } from './operations/wait-for-task.js'
 
 export { listIndexes } from './operations/list-indexes.js'
 export { getIndex } from './operations/get-index.js'

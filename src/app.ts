@@ -3,7 +3,8 @@
  * check (keys/guard.ts: after matching, before the handler, so a refused request never has its body read), error
  * responses and request logging.
  */
-import type { Engine } from '../engine/index.js'
+import { waitForTask, type Engine } from '../engine/index.js'
+import { readAfterTask } from './cluster/read-after.js'
 import type { Config } from './config.js'
 import type { Logger } from './log.js'
 import type { Handler, Request, Response } from './http/types.js'
@@ -79,6 +80,9 @@ export function createHandler(engine: Engine, config: Config, log: Logger, { key
     // The index a route acts on is its `/indexes/:uid` segment, as Meilisearch's guard reads `index_uid`.
     const indexUid = match.route.path.startsWith(INDEX_ROUTE) ? decodePathSegment(match.params.uid!) : undefined
     const auth = guard.check(req, match.route.access, indexUid)
+    // Cluster mode's read-your-writes: a request naming a task is answered once that task is applied here.
+    const after = config.cluster ? readAfterTask(req) : null
+    if (after !== null) await waitForTask(engine, after, config.cluster!.readWaitMs)
     const ctx = {
       req,
       params: match.params,

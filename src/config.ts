@@ -7,6 +7,7 @@ import { availableParallelism, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { parseAllowedIpNetworks, type EmbedderRuntime } from '../engine/embedders/index.js'
 import { LOG_LEVELS, type LogLevel } from './log.js'
+import type { ClusterOptions } from '../engine/cluster/index.js'
 
 export interface Config {
   dbPath: string
@@ -29,6 +30,10 @@ export interface Config {
   preview: boolean
   /** Test hook (env `TESSERA_TEST_BATCH_DELAY_MS` only): hold each batch in `processing` this long. */
   testBatchDelayMs: number
+  /** Test hook (env `TESSERA_TEST_BATCH_GATE` only): while this file exists, each batch waits in `processing`. */
+  testBatchGate: string | null
+  /** Diagnostic (env `TESSERA_MEMORY_LOG_MS` only): log the process's memory (RSS, V8 heap, external) this often. */
+  memoryLogMs: number
   /**
    * What embedders are built with: `--models-dir`, `--experimental-allowed-ip-networks`,
    * `--experimental-rest-embedder-timeout-seconds`, `--experimental-embedding-cache-entries`.
@@ -58,6 +63,13 @@ export interface Config {
   importSnapshot: string | null
   ignoreMissingSnapshot: boolean
   ignoreSnapshotIfDbExists: boolean
+  /** Cluster mode (`--cluster`): the replicated task log's NATS servers and stream, and the read-your-writes bound. Null: a single node. */
+  cluster: ClusterConfig | null
+}
+
+export interface ClusterConfig extends ClusterOptions {
+  /** How long a request naming a task (`X-Tessera-After-Task`) waits for it to be applied here. */
+  readWaitMs: number
 }
 
 interface OptionSpec {
@@ -97,6 +109,11 @@ export const OPTIONS: OptionSpec[] = [
   { flag: 'import-snapshot', value: 'FILE', default: 'none', help: 'Start from this snapshot (unpacked as the database). Refused when the database already exists.' },
   { flag: 'ignore-missing-snapshot', value: '', switch: true, default: 'false', help: 'Start without importing when the --import-snapshot file does not exist (instead of failing).' },
   { flag: 'ignore-snapshot-if-db-exists', value: '', switch: true, default: 'false', help: 'Start on the existing database, ignoring --import-snapshot, when the database already exists (instead of failing).' },
+  { flag: 'cluster', value: '', switch: true, default: 'false', help: 'Cluster mode: tasks are registered through a replicated NATS JetStream log that every node applies to its own database; any node answers reads (see README, Cluster).' },
+  { flag: 'cluster-nats', value: 'URLS', default: 'nats://127.0.0.1:4222', help: 'With --cluster: the NATS servers (JetStream enabled) to connect to, comma-separated.' },
+  { flag: 'cluster-stream', value: 'NAME', default: 'tessera', help: 'With --cluster: the JetStream stream holding the task log (letters, digits, - and _); every node of one cluster names the same.' },
+  { flag: 'cluster-replicas', value: 'N', default: '3 with three or more --cluster-nats servers, else 1', help: 'With --cluster: replicas of the stream and of its payloads bucket, when this node creates them.' },
+  { flag: 'cluster-read-timeout-seconds', value: 'N', default: '10', help: 'With --cluster: how long a request with `X-Tessera-After-Task: <uid>` waits for that task to be applied on this node before `task_not_applied`.' },
   { flag: 'config', value: 'FILE', default: 'one `users` collection, development secret', help: 'Auth config module (.js, .mjs, .ts or .json) whose default export sets the secret, collections and email of /api. Production requires one with a secret.' },
 ]
 
@@ -218,6 +235,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const importDump = get('import-dump') ?? null
   const importSnapshot = get('import-snapshot') ?? null
   if (importDump !== null && importSnapshot !== null) throw new ConfigError('--import-dump and --import-snapshot cannot be used together')
+  const cluster = switchOn('cluster') ? clusterConfig(get) : null
+  // A dump renumbers tasks; a snapshot of a cluster node keeps its place in the log (a new node starts from it).
+  if (cluster && importDump !== null) throw new ConfigError('--cluster cannot import a dump: a node joins a cluster with an empty database, or a snapshot of a node of the cluster, and catches up from the task log')
   const delay = Number(env.TESSERA_TEST_BATCH_DELAY_MS ?? 0)
   const dbPath = get('db-path') ?? './data.ms'
   const vectorSearch = {
@@ -242,6 +262,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       maxBatchedTasks,
       preview: envValue === 'development' && !noPreview,
       testBatchDelayMs: Number.isFinite(delay) && delay > 0 ? delay : 0,
+      testBatchGate: env.TESSERA_TEST_BATCH_GATE || null,
+      memoryLogMs: wholeNumber('TESSERA_MEMORY_LOG_MS', env.TESSERA_MEMORY_LOG_MS, 0),
       embedders: embedderRuntime(get, dbPath),
       vectorSearch,
       remoteSearchTimeoutMs: Number.isFinite(remoteTimeout) && remoteTimeout > 0 ? remoteTimeout * 1000 : 25_000,
@@ -254,8 +276,23 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       importSnapshot,
       ignoreMissingSnapshot: switchOn('ignore-missing-snapshot'),
       ignoreSnapshotIfDbExists: switchOn('ignore-snapshot-if-db-exists'),
+      cluster,
     },
   }
+}
+
+/** `--cluster`'s options from their flags. */
+function clusterConfig(get: (flag: string) => string | undefined): ClusterConfig {
+  const servers = (get('cluster-nats') ?? 'nats://127.0.0.1:4222').split(',').map((s) => s.trim()).filter((s) => s !== '')
+  if (servers.length === 0) throw new ConfigError('invalid --cluster-nats: expected one or more NATS URLs, comma-separated')
+  const stream = get('cluster-stream') ?? 'tessera'
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(stream)) throw new ConfigError(`invalid --cluster-stream \`${stream}\`: expected 1 to 64 letters, digits, - or _`)
+  const replicas = wholeNumber('--cluster-replicas', get('cluster-replicas'), undefined)
+  if (replicas !== undefined && replicas > 5) throw new ConfigError(`invalid --cluster-replicas \`${replicas}\`: JetStream allows at most 5`)
+  const readText = get('cluster-read-timeout-seconds')
+  const seconds = readText === undefined ? 10 : Number(readText)
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new ConfigError(`invalid --cluster-read-timeout-seconds \`${readText}\`: expected a number of seconds above 0`)
+  return { servers, stream, replicas, readWaitMs: Math.round(seconds * 1000) }
 }
 
 /** The embedders' options from their flags. */

@@ -1,4 +1,5 @@
 /** Start and stop the whole service: engine, worker pool, HTTP adapter. Used by the CLI, tests and the bench. */
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { Engine } from '../engine/index.js'
 import { createWorkerPool } from '../workers/pool.js'
@@ -47,15 +48,22 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   }
   const engine = await Engine.open({
     path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), batchDelayMs: config.testBatchDelayMs, vectorSearch: config.vectorSearch,
+    batchHeldWhile: config.testBatchGate === null ? undefined : heldWhileExists(config.testBatchGate),
     batchLimits: { maxTasks: config.maxBatchedTasks, maxBytes: config.batchedTasksTotalSize },
     dumpDir: resolve(config.dumpDir), snapshotDir: resolve(config.snapshotDir), dbVersion: VERSION.pkgVersion,
-    embedders: config.embedders,
+    embedders: config.embedders, ...(config.cluster ? { cluster: config.cluster } : {}),
+  }).catch(async (err: unknown) => {
+    // Cluster mode can fail to open (NATS unreachable, a database of another cluster): nothing is left running.
+    await pool.close()
+    throw err
   })
   // Scheduled snapshots are ordinary snapshot tasks, registered on a timer.
   const snapshots = config.scheduleSnapshot === null ? null : setInterval(() => {
     createSnapshot(engine).catch((err) => log.error(`scheduled snapshot: ${(err as Error).message}`))
   }, config.scheduleSnapshot * 1000)
   snapshots?.unref()
+  const memoryLog = config.memoryLogMs > 0 ? setInterval(() => log.warn(memoryLine()), config.memoryLogMs) : null
+  memoryLog?.unref()
   const keys = await KeyStore.open(engine.store, config.masterKey)
   const collections = new AuthService({ config: authConfig, store: engine.store, log, bodyLimit: config.httpPayloadSizeLimit })
   const adapter = chooseAdapter(config.httpAdapter, log)
@@ -69,6 +77,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     close() {
       closing ??= (async () => {
         if (snapshots) clearInterval(snapshots)
+        if (memoryLog) clearInterval(memoryLog)
         await listening.close()
         collections.close()
         await engine.close()
@@ -77,4 +86,16 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       return closing
     },
   }
+}
+
+/** The main thread's memory as `TESSERA_MEMORY_LOG_MS` logs it (MB): native = RSS less the V8 heap and external. */
+function memoryLine(): string {
+  const m = process.memoryUsage()
+  const mb = (n: number) => Math.round(n / (1 << 20))
+  return `memory rss=${mb(m.rss)} heapUsed=${mb(m.heapUsed)} heapTotal=${mb(m.heapTotal)} external=${mb(m.external)} arrayBuffers=${mb(m.arrayBuffers)} native=${mb(m.rss - m.heapTotal - m.external)}`
+}
+
+/** Test hook (`TESSERA_TEST_BATCH_GATE`): batches wait in `processing` while the gate file exists. */
+function heldWhileExists(path: string): () => boolean {
+  return () => existsSync(path)
 }

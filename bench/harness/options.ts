@@ -15,13 +15,16 @@ import { DEFAULT_SWEEPS_OPTIONS, quickSweepsOptions, type SweepsOptions } from '
 import { DEFAULT_CONCURRENCY_OPTIONS, quickConcurrencyOptions, type ConcurrencyOptions } from '../scenarios/concurrency/options.js'
 import { DEFAULT_TASKS_OPTIONS, quickTasksOptions, type TasksOptions } from '../scenarios/tasks/options.js'
 import { DEFAULT_VECTORS_OPTIONS, quickVectorsOptions, type VectorsOptions } from '../scenarios/vectors/options.js'
+import { DEFAULT_CLUSTER_OPTIONS, quickClusterOptions, type ClusterBenchOptions } from '../scenarios/cluster/options.js'
 import { DEFAULT_EMBEDDINGS_OPTIONS, quickEmbeddingsOptions, type EmbeddingsOptions } from '../scenarios/embeddings/options.js'
 import { ROOT, type Adapter } from './server.js'
 
-export type RunKind = 'register' | 'cancel' | 'health' | 'documents' | 'search' | 'facets' | 'tasks' | 'sweeps' | 'concurrency' | 'vectors' | 'embeddings'
-export const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'tasks', 'search', 'facets', 'sweeps', 'concurrency', 'vectors', 'embeddings'] as const
+export type RunKind = 'register' | 'cancel' | 'health' | 'documents' | 'search' | 'facets' | 'tasks' | 'sweeps' | 'concurrency' | 'vectors' | 'embeddings' | 'cluster'
+export const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'tasks', 'search', 'facets', 'sweeps', 'concurrency', 'vectors', 'embeddings', 'cluster'] as const
+/** Run only when named with --only (they need nats-server, and start several servers). */
+const ONLY_WHEN_NAMED: readonly RunKind[] = ['cluster']
 /** Scenarios that write their own report (not foundation.json). */
-export const OWN_REPORT: readonly RunKind[] = ['search', 'facets', 'tasks', 'sweeps', 'concurrency', 'vectors', 'embeddings']
+export const OWN_REPORT: readonly RunKind[] = ['search', 'facets', 'tasks', 'sweeps', 'concurrency', 'vectors', 'embeddings', 'cluster']
 /** Scenarios that can measure a server given with `--url`. */
 export const REMOTE_KINDS: readonly RunKind[] = ['search', 'tasks', 'sweeps']
 
@@ -37,6 +40,7 @@ export interface Options extends LoadSettings {
   sweeps: SweepsOptions
   concurrency: ConcurrencyOptions
   vectors: VectorsOptions
+  cluster: ClusterBenchOptions
   embeddings: EmbeddingsOptions
   /** Runs of each of the search, facets, tasks and sweeps scenarios; their reports give the medians. */
   repeat: number
@@ -53,6 +57,8 @@ export const USAGE = `Usage: npm run bench -- [options]   (or, installed: tesser
   --max-requests N      end a window early after N successful requests (default 200000)
   --only LIST           scenarios, comma-separated: register, cancel, health, documents, tasks, search,
                         facets, sweeps, concurrency, vectors, embeddings (default all)
+                        and cluster, run only when named (a single node, then 1 and 3 nodes in cluster mode
+                        over nats-server; see README, Cluster)
   --vectors N           vectors scenario: generated 384-dimension vectors (default 100000; --quick 5000)
   --vector-queries N    vectors scenario: queries, plain and filtered (default 1000; --quick 100)
   --embed-docs N        embeddings scenario: documents embedded through a rest embedder (default 50000; --quick 5000)
@@ -105,7 +111,7 @@ export function parseOptions(argv: string[]): Options {
     warmupSeconds: 1,
     connections: 64,
     maxRequests: 200_000,
-    kinds: [...ALL_KINDS],
+    kinds: ALL_KINDS.filter((k) => !ONLY_WHEN_NAMED.includes(k)),
     adapters: ['uws', 'node'],
     client: 'raw',
     restartCheck: true,
@@ -119,6 +125,7 @@ export function parseOptions(argv: string[]): Options {
     concurrency: { ...DEFAULT_CONCURRENCY_OPTIONS },
     vectors: { ...DEFAULT_VECTORS_OPTIONS },
     embeddings: { ...DEFAULT_EMBEDDINGS_OPTIONS },
+    cluster: { ...DEFAULT_CLUSTER_OPTIONS },
     repeat: 3,
     url: null,
     apiKey: null,
@@ -229,6 +236,7 @@ export function parseOptions(argv: string[]): Options {
     if (!given.has('ingest-corpus')) options.concurrency = quickConcurrencyOptions(options.concurrency)
     options.vectors = quickVectorsOptions()
     options.embeddings = quickEmbeddingsOptions()
+    options.cluster = quickClusterOptions()
   }
   options.facets = { ...options.facets, ...facetOverrides }
   options.vectors = { ...options.vectors, ...vectorOverrides }

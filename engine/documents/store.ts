@@ -204,6 +204,11 @@ export class DocumentDraft {
     return this.live.size
   }
 
+  /** The index's top-level fields in the order they first appeared (document templates list `fields` in it). */
+  fieldNames(): string[] {
+    return [...this.fields.keys()]
+  }
+
   lookup(ext: string): number | undefined {
     if (this.ext.has(ext)) return this.ext.get(ext) ?? undefined
     const staged = this.stagedExt.get(ext)
@@ -251,8 +256,9 @@ export class DocumentDraft {
   async putEncoded(ext: string, encoded: Buffer, fields: readonly string[]): Promise<number> {
     const existing = this.lookup(ext)
     if (existing !== undefined) {
-      this.unaccount(existing)
+      // The new version counted first: a field both versions have keeps its place in the index's field order.
       this.account(fields, encoded.byteLength, 1)
+      this.unaccount(existing)
       // Held until the final commit: a copy, not a view that would keep the whole prepared chunk alive.
       if (this.liveBefore.has(existing)) this.rewritten.set(existing, Buffer.from(encoded))
       else await this.stage(existing, encoded)

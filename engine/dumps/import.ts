@@ -67,6 +67,7 @@ async function build(dump: DumpContents, path: string, options: DumpImportOption
       for (const name of FEATURE_NAMES) if (typeof dump.features[name] === 'boolean') patch[name] = dump.features[name] as boolean
       await engine.features.patch(patch)
     }
+    if (dump.network) await engine.network.restore(dump.network)
     let documents = 0
     for (const index of dump.indexes) {
       const { uid, primaryKey } = index.meta

@@ -34,6 +34,8 @@ export interface DumpContents {
   tasks(): AsyncGenerator<DumpTask>
   batches: Batch[]
   features: Record<string, unknown> | null
+  /** `network.json` (Meilisearch writes it since v1.13; older dumps have none). */
+  network: Record<string, unknown> | null
   indexes: DumpIndex[]
 }
 
@@ -90,6 +92,8 @@ export function readDump(dir: string): DumpContents {
   if (!existsSync(join(dir, 'tasks', 'queue.jsonl'))) throw unreadableDump('`tasks/queue.jsonl` is missing')
   const batches = readLines(dir, 'batches/queue.jsonl', false).map(batchFromDump)
   const features = (readJson(dir, 'experimental-features.json', false) ?? null) as Record<string, unknown> | null
+  const network = readJson(dir, 'network.json', false) ?? null
+  if (network !== null && (typeof network !== 'object' || Array.isArray(network))) throw unreadableDump('`network.json` is not a JSON object')
   const indexes: DumpIndex[] = []
   const indexesDir = join(dir, 'indexes')
   if (existsSync(indexesDir)) {
@@ -103,7 +107,7 @@ export function readDump(dir: string): DumpContents {
       indexes.push({ meta, settings, documentsPath })
     }
   }
-  return { dumpDate: String(metadata!.dumpDate ?? ''), keys, tasks: () => readTasks(dir), batches, features, indexes }
+  return { dumpDate: String(metadata!.dumpDate ?? ''), keys, tasks: () => readTasks(dir), batches, features, network: network as Record<string, unknown> | null, indexes }
 }
 
 async function* readTasks(dir: string): AsyncGenerator<DumpTask> {

@@ -6,6 +6,7 @@
  * metadata.json              {dumpVersion: "V6", dbVersion, dumpDate}
  * keys.jsonl                 API keys
  * experimental-features.json switches
+ * network.json               this instance's `/network` (self, remotes, shards)
  * tasks/queue.jsonl          every task (the dump's own as succeeded)
  * tasks/update_files/<uid>.jsonl   documents of each waiting document addition
  * batches/queue.jsonl        every batch
@@ -27,6 +28,7 @@ import type { DocumentStore } from '../documents/store.js'
 import type { PayloadFiles } from '../payload/files.js'
 import type { Features } from '../features/index.js'
 import { CURRENT_FEATURE_NAMES } from '../features/index.js'
+import { readNetwork } from '../network/config.js'
 import { shape } from '../documents/read.js'
 import type { VectorStore } from '../vectors/store.js'
 import { storedVectors } from '../vectors/output.js'
@@ -100,6 +102,7 @@ export async function writeDump(source: DumpSource, request: DumpRequest): Promi
     await writeKeys(source.store, join(work, 'keys.jsonl'))
     const switches = source.features.all()
     await writeFile(join(work, 'experimental-features.json'), JSON.stringify(Object.fromEntries(CURRENT_FEATURE_NAMES.map((n) => [n, switches[n]]))))
+    await writeFile(join(work, 'network.json'), JSON.stringify(readNetwork(source.store)))
     await writeTasks(source, request, join(work, 'tasks'))
     await writeBatches(source.store, join(work, 'batches', 'queue.jsonl'))
     for (const meta of source.catalog.list()) {

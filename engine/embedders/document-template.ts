@@ -4,8 +4,10 @@
  *
  * The template sees two variables:
  *   - `doc`: the document (`{{ doc.title }}`, nested: `{{ doc.actor.name }}`);
- *   - `fields`: one `{ name, value, is_searchable }` per top-level field of the document, in its order — or, when
- *     the caller passes the index's field names, one per name in that order, `value` nil when the document lacks it.
+ *   - `fields`: one `{ name, value, is_searchable }` per top-level field of the document, in the index's field order
+ *     when the caller passes it (the order fields first appeared in the index, Meilisearch's fields-ids-map order, in
+ *     which it renders stored documents), else in the document's key order. So a document renders the same text
+ *     whatever order its keys were sent in.
  * The rendered text is cut to `documentTemplateMaxBytes` bytes on a character boundary.
  *
  * A template is parsed once (`DocumentTemplate.compile`) and rendered per document; Meilisearch's default template
@@ -22,7 +24,10 @@ export interface RenderContext {
   documentId?: string
   /** Whether a top-level field is searchable (`field.is_searchable`). Default: every field is. */
   isSearchable?: (field: string) => boolean
-  /** The index's top-level fields in field-id order; when given, `fields` lists these instead of the document's keys. */
+  /**
+   * The index's top-level fields in field-id order: `fields` lists the document's fields in this order (any it does
+   * not name follow, in the document's order).
+   */
   fieldNames?: readonly string[]
 }
 
@@ -110,23 +115,32 @@ export class DocumentTemplate {
   }
 }
 
+/** Positions of the index's field names, computed once per list (a batch renders many documents with one). */
+const positions = new WeakMap<readonly string[], Map<string, number>>()
+
+/** The document's top-level field names, in the index's field order when given. */
+export function orderedFieldNames(document: Record<string, unknown>, fieldNames: readonly string[] | undefined): string[] {
+  const own = Object.keys(document)
+  if (fieldNames === undefined || own.length < 2) return own
+  let at = positions.get(fieldNames)
+  if (at === undefined) positions.set(fieldNames, at = new Map(fieldNames.map((name, i) => [name, i])))
+  const known = at
+  const rank = (name: string, i: number) => known.get(name) ?? fieldNames.length + i
+  return own.map((name, i) => ({ name, rank: rank(name, i) })).sort((a, b) => a.rank - b.rank).map((e) => e.name)
+}
+
 /** The `fields` variable of a document. */
 export function templateFields(document: Record<string, unknown>, context: RenderContext): TemplateField[] {
-  const names = context.fieldNames ?? Object.keys(document)
   const searchable = context.isSearchable ?? (() => true)
-  return names.map((name) => ({
-    name,
-    value: Object.prototype.hasOwnProperty.call(document, name) ? document[name] : null,
-    is_searchable: searchable(name),
-  }))
+  return orderedFieldNames(document, context.fieldNames).map((name) => ({ name, value: document[name], is_searchable: searchable(name) }))
 }
 
 /** Meilisearch's default template without the interpreter: `name: value\n` per searchable, non-nil field. */
 function renderDefault(document: Record<string, unknown>, context: RenderContext): string {
   const searchable = context.isSearchable ?? (() => true)
   let out = ''
-  for (const name of context.fieldNames ?? Object.keys(document)) {
-    const value = Object.prototype.hasOwnProperty.call(document, name) ? document[name] : null
+  for (const name of orderedFieldNames(document, context.fieldNames)) {
+    const value = document[name]
     if (value === null || value === undefined || !searchable(name)) continue
     out += `${name}: ${renderValue(value)}\n`
   }

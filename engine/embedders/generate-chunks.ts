@@ -49,6 +49,8 @@ export interface GenerateAllOptions {
   parallel: number
   /** Documents per chunk; default `chunkSizeOf` the embedders. */
   chunkSize?: number
+  /** Called with a chunk's document count as each chunk's vectors come back (the batch's progress). */
+  onChunk?: (documents: number) => void
 }
 
 /**
@@ -99,7 +101,7 @@ export async function generateAll(input: GenerateAllInput, run: ChunkRunner, opt
       if (result.error && failure === undefined) {
         failure = result.error
         controller.abort(new Error('embedding failed'))
-      }
+      } else if (!result.error) options.onChunk?.(end - start)
     }
   }
   try {

@@ -14,11 +14,14 @@ import type { DocumentVectors } from '../vectors/types.js'
 import { embedderKind } from './config.js'
 import { DocumentTemplate, type RenderContext } from './document-template.js'
 import type { EmbedderConfig } from './factory.js'
-import { embedderFor } from './registry.js'
+import { closeIdleEmbedders, embedderFor } from './registry.js'
 import type { EmbedderRequests } from './request-stats.js'
-import type { EmbedderRuntime } from './types.js'
+import type { Embedder, EmbedderRuntime } from './types.js'
 import { missingUserVectors } from './user-vectors.js'
 import { generates, planEmbeddings, providedVectors, type PreviousVectors } from './embedding-plan.js'
+
+/** Embedders a thread has not used for this long are closed at its next generation job. */
+export const IDLE_EMBEDDER_MS = 10 * 60_000
 
 /** One embedder of the index, as the generation of a chunk needs it. */
 export interface GenerateEmbedder {
@@ -73,6 +76,8 @@ function renderContext(input: Pick<GenerateInput, 'fieldNames' | 'searchable'>):
  * failure comes back in `error`, with the requests counted so far.
  */
 export async function generateEmbeddings(input: GenerateInput, options: { signal?: AbortSignal } = {}): Promise<GeneratedEmbeddings> {
+  // What this thread built for indexes deleted since, or embedders long unused, is let go (sockets, model sessions).
+  await closeIdleEmbedders(IDLE_EMBEDDER_MS)
   const docs = JSON.parse(input.docs) as Document[]
   const previousDocs = input.previousDocs === undefined ? [] : (JSON.parse(input.previousDocs) as (Document | null)[])
   const out: GeneratedEmbeddings = { vectors: docs.map(() => ({})), textHashes: docs.map(() => ({})), requests: {} }
@@ -143,13 +148,9 @@ export function embedderRuntime(): EmbedderRuntime {
 }
 
 /**
- * The vector of a search's `q` for the embedder `name` of `indexUid` (a composite's search side), through the
- * query cache. Remote embedders stop retrying at `deadline` (the search cutoff). Fails with
- * `vector_embedding_error` (`Error while generating embeddings: …`), or the signal's reason.
+ * The embedder `name` of `indexUid` as this thread's queries use it (built with the thread's runtime). With
+ * `knownDimensions` (the index's stored vectors), a remote embedder without `dimensions` needs no probe.
  */
-export async function embedQueryForSearch(
-  indexUid: string, name: string, settings: EmbedderConfig, q: string, options: { deadline?: number; signal?: AbortSignal } = {},
-): Promise<Float32Array> {
-  const embedder = await embedderFor(indexUid, name, settings, queryRuntime)
-  return embedder.embedQuery(q, options)
+export function queryEmbedder(indexUid: string, name: string, settings: EmbedderConfig, knownDimensions?: number): Promise<Embedder> {
+  return embedderFor(indexUid, name, settings, knownDimensions === undefined ? queryRuntime : { ...queryRuntime, knownDimensions })
 }

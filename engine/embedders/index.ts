@@ -11,7 +11,7 @@
  * Settings-time checks for the settings code: `checkDocumentTemplate`, `checkRestTemplates`.
  */
 export { createEmbedder, type EmbedderConfig } from './factory.js'
-export { embedderFor, closeEmbedders } from './registry.js'
+export { embedderFor, closeEmbedders, closeIdleEmbedders, releaseEmbedders, heldEmbedders } from './registry.js'
 export type { EmbedOptions, Embedder, EmbedderRuntime, RemoteTuning } from './types.js'
 export { DocumentTemplate, checkDocumentTemplate, templateProblem, truncateUtf8, type RenderContext } from './document-template.js'
 export { checkRestTemplates } from './rest-templates.js'
@@ -19,6 +19,6 @@ export { EmbeddingError } from './errors.js'
 export { parseAllowedIpNetworks, type AllowedIpNetworks } from './ip-policy.js'
 export { QueryCache } from './query-cache.js'
 export { RequestStats, type EmbedderRequests } from './request-stats.js'
-export { generateEmbeddings, embedQueryForSearch, setEmbedderRuntime, embedderRuntime, totalRequests, searchableTest, type GenerateInput, type GeneratedEmbeddings, type GenerateEmbedder } from './generate.js'
+export { generateEmbeddings, queryEmbedder, setEmbedderRuntime, embedderRuntime, totalRequests, searchableTest, type GenerateInput, type GeneratedEmbeddings, type GenerateEmbedder } from './generate.js'
 export { generateAll, chunkSizeOf, type ChunkRunner, type GenerateAllInput } from './generate-chunks.js'
 export { textHash, providedVectors, type PreviousVectors } from './embedding-plan.js'

@@ -75,6 +75,8 @@ const TABLE = new Map<string, Entry>([
     'invalid_store_file'].map((c) => [c, [500, 'internal']] as const),
   ...['remote_bad_response', 'remote_could_not_send_request', 'remote_remote_error', 'remote_timeout'].map((c) => [c, [502, 'system']] as const),
   ['too_many_search_requests', [503, 'system']],
+  // Tessera's cluster mode: the replicated task log refused or did not acknowledge a write; a read's task not applied in time.
+  ...['task_log_unavailable', 'task_not_applied'].map((c) => [c, [503, 'system']] as const),
   ['requires_enterprise_edition', invalid(451)],
 ])
 

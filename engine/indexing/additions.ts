@@ -12,12 +12,13 @@ import { turnTaker } from '../util/turns.js'
 import { TesseraError, indexNotFound } from '../errors/index.js'
 import { runJob } from '../pool/jobs.js'
 import { INLINE_LIMIT } from '../payload/files.js'
+import { isWs } from '../payload/json.js'
 import type { Document } from '../payload/documents.js'
 import type { DocumentAddition, Details } from '../tasks/types.js'
 import { decodeDocument, type PreparedChunk } from '../documents/prepare.js'
 import type { IndexBatch } from './index-batch.js'
 import { DOCUMENT_OPERATION } from '../tasks/progress.js'
-import { providedVectors } from '../vectors/document.js'
+import { providedVectors, withoutEmbedderVectors } from '../vectors/document.js'
 import { storeDocumentVectors } from '../vectors/write.js'
 import type { DocumentVectors } from '../vectors/types.js'
 import { generateVectors, previousVectors, withGivenVectors, type PendingDocument } from './generate-vectors.js'
@@ -93,7 +94,13 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
       for (let k = 0; k < chunk.ids.length; k++) {
         await turn()
         const ext = chunk.ids[k]!
-        const encoded = bytes.subarray(from, (from = chunk.ends[k]!))
+        // An NDJSON line's own text comes with the separators around it (the line feed before it, a carriage
+        // return after it): the stored document is the JSON value alone, as from the other formats.
+        let start = from
+        let end = (from = chunk.ends[k]!)
+        while (start < end && isWs(bytes[start]!)) start++
+        while (end > start && isWs(bytes[end - 1]!)) end--
+        const encoded = bytes.subarray(start, end)
         const count = chunk.fields[run]!
         names.length = count
         for (let f = 0; f < count; f++) names[f] = chunk.fieldNames[chunk.fields[run + 1 + f]!]!
@@ -109,15 +116,18 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
         let stored: Document | undefined
         if (old && op.method === 'update') {
           // Add-or-update replaces top-level fields whole (nested objects are not deep-merged).
-          stored = { ...old, ...(given ?? decodeDocument(encoded)) }
+          stored = withoutEmbedderVectors({ ...old, ...(given ?? decodeDocument(encoded)) }, embedders)
           merged.push({ at: k, doc: stored })
           docids[k] = await docs.put(ext, stored)
           facets?.add(docids[k]!, stored)
         } else {
-          docids[k] = await docs.putEncoded(ext, encoded, names)
+          // Configured embedders' vectors live in the vector store only: the document is stored without them.
+          const kept = given ? withoutEmbedderVectors(given, embedders) : null
+          if (kept && kept !== given) docids[k] = await docs.put(ext, (stored = kept))
+          else docids[k] = await docs.putEncoded(ext, encoded, names)
           // Decoded only for what reads the document: facets, a re-extraction, the embedders.
           if (facets || skipCreation || withEmbedders) {
-            stored = decodeDocument(encoded)
+            stored ??= given ?? decodeDocument(encoded)
             facets?.add(docids[k]!, stored)
             if (skipCreation) replaced.push({ at: k, doc: stored })
           }

@@ -14,7 +14,7 @@ import { documentId } from '../documents/ids.js'
 import type { Details, DocumentEdition } from '../tasks/types.js'
 import { matchingDocuments } from './deletions.js'
 import type { IndexBatch } from './index-batch.js'
-import { providedVectors } from '../vectors/document.js'
+import { providedVectors, withoutEmbedderVectors } from '../vectors/document.js'
 import { storeDocumentVectors } from '../vectors/write.js'
 import type { DocumentVectors } from '../vectors/types.js'
 import { generateVectors, hasEmbedders, previousVectors, withGivenVectors, type PendingDocument } from './generate-vectors.js'
@@ -41,7 +41,9 @@ export async function editDocuments(batch: IndexBatch, uid: string, op: Document
     for (let from = 0; from < ids.length; from += EDIT_CHUNK) {
       batch.checkAborted()
       const chunk = Array.from(ids.subarray(from, from + EDIT_CHUNK))
-      const originals = chunk.map((docid) => docs.read(docid)!)
+      // Scripts see documents as stored (`_vectors` without configured embedders), old rows that still carry them too.
+      const embedderSettings = batch.settingsOf(meta).embedders
+      const originals = chunk.map((docid) => withoutEmbedderVectors(docs.read(docid)!, embedderSettings))
       const result = await runJob(batch.deps.pool, 'editChunk', { script: op.function, context, primaryKey, documents: originals.map((d) => JSON.stringify(d)) })
       if (result.error) throw new TesseraError(result.error.code, result.error.message)
       const changed: { docid: number; doc: Document }[] = []
@@ -61,7 +63,7 @@ export async function editDocuments(batch: IndexBatch, uid: string, op: Document
           continue
         }
         const doc = JSON.parse(outcome.json) as Document
-        await docs.put(ext, doc)
+        await docs.put(ext, withoutEmbedderVectors(doc, embedderSettings))
         // A script may change `_vectors`: what it left there is the document's user-provided part now.
         const scripted = doc._vectors !== undefined && !sameJson(doc._vectors, old._vectors)
         const embedders = batch.settingsOf(meta).embedders

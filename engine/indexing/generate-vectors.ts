@@ -51,15 +51,20 @@ export function previousVectors(draft: VectorDraft, docid: number, names: readon
 /**
  * The generated vectors of `pending`, in order, for `embedders` (default: all of the index's). Throws the
  * embedders' error (`vector_embedding_error`, `invalid_document_fields`) or `BatchAborted`'s cause on cancelation.
+ *
+ * While remote or local embedders work, the batch's progress shows milli's `extracting embeddings` step with the
+ * documents done out of `progressTotal` (default: the documents the batch received, or these when it received
+ * none), counting on from the batch's earlier calls.
  */
 export async function generateVectors(
-  batch: IndexBatch, meta: IndexMeta, pending: readonly PendingDocument[], embedders?: Record<string, GenerateEmbedder>,
+  batch: IndexBatch, meta: IndexMeta, pending: readonly PendingDocument[], embedders?: Record<string, GenerateEmbedder>, progressTotal?: number,
 ): Promise<DocumentVectors[]> {
   const settings = batch.settingsOf(meta)
   const chosen = embedders ?? Object.fromEntries(Object.entries(settings.embedders).map(([name, s]) => [name, { settings: s } as GenerateEmbedder]))
   if (pending.length === 0 || Object.keys(chosen).length === 0) return pending.map(() => ({}))
   // `userProvided` embedders only check that documents bring vectors: cheaper here than a hop to a worker.
   const generating = Object.values(chosen).some((e) => embedderKind(e.settings.source) !== 'userProvided')
+  const counted = generating ? batch.deps.progress?.during('extracting embeddings', 'document', progressTotal ?? (batch.deps.receivedDocuments || pending.length)) : undefined
   const result = await generateAll({
     indexUid: meta.uid,
     docs: pending.map((p) => p.doc),
@@ -67,9 +72,13 @@ export async function generateVectors(
     previous: pending.map((p) => p.previous),
     previousDocs: pending.some((p) => p.previousDoc !== null) ? pending.map((p) => p.previousDoc) : undefined,
     embedders: chosen,
+    // Templates list a document's `fields` in the index's field order, whatever order its keys came in.
+    fieldNames: batch.docs(meta).fieldNames(),
     searchable: settings.searchableAttributes,
     runtime: embedderRuntime(),
-  }, embeddingRunner(generating ? batch.deps.pool : undefined), { signal: batch.deps.signal, parallel: generating ? batch.deps.pool?.threads ?? 1 : 1 })
+  }, embeddingRunner(generating ? batch.deps.pool : undefined), {
+    signal: batch.deps.signal, parallel: generating ? batch.deps.pool?.threads ?? 1 : 1, onChunk: (n) => counted?.add(n),
+  }).finally(() => counted?.end())
   for (const requests of Object.values(result.requests)) batch.countEmbedderRequests(requests)
   if (result.error) throw new TesseraError(result.error.code, result.error.message)
   return result.vectors

@@ -28,6 +28,7 @@ import { editDocuments } from './edition.js'
 import { reindex } from './reindex.js'
 import type { VectorStore } from '../vectors/store.js'
 import type { VectorDraft } from '../vectors/draft.js'
+import type { GraphBuildInput } from '../vectors/graph-build.js'
 import type { EmbedderRequests } from '../embedders/index.js'
 
 export interface BatchDeps {
@@ -231,7 +232,9 @@ export class IndexBatch {
       const meta = uid === undefined ? undefined : this.deps.draft.get(uid)
       if (!this.stillLive(id) || meta?.id !== id) continue
       this.deps.progress?.step(VECTORS, 'writing embeddings to database')
-      for (const op of await vectors.finalOps(this.settingsOf(meta).embedders, () => this.checkAborted())) ops.push(op)
+      const pool = this.deps.pool
+      const graphs = { build: pool ? (input: GraphBuildInput) => runJob(pool, 'buildGraph', input) : undefined, scratch: this.deps.vectors.scratchDir() }
+      for (const op of await vectors.finalOps(this.settingsOf(meta).embedders, () => this.checkAborted(), graphs)) ops.push(op)
     }
     return ops
   }

@@ -45,7 +45,7 @@ export async function reembed(batch: IndexBatch, meta: IndexMeta): Promise<void>
   const vectors = await batch.vectorsDraft(meta)
   let window: { docid: number; pending: PendingDocument }[] = []
   const flush = async () => {
-    const generated = await generateVectors(batch, meta, window.map((w) => w.pending), chosen)
+    const generated = await generateVectors(batch, meta, window.map((w) => w.pending), chosen, batch.docs(meta).count)
     window.forEach((w, i) => storeDocumentVectors(vectors, w.docid, {}, generated[i]))
     window = []
   }

@@ -43,6 +43,12 @@ function readStored(raw: Uint8Array): Record<string, unknown> {
   return decode<Record<string, unknown>>(raw)
 }
 
+/** The network stored in `store` (the empty network when none was ever set). */
+export function readNetwork(store: Store): Network {
+  const raw = store.get('meta', STORE_KEY)
+  return raw ? fromStored(readStored(raw)) : emptyNetwork()
+}
+
 export class NetworkConfig {
   /** Changes are applied one after another, so two concurrent PATCHes cannot lose each other's changes. */
   private chain: Promise<unknown> = Promise.resolve()
@@ -50,8 +56,23 @@ export class NetworkConfig {
   private constructor(private readonly store: Store, private network: Network) {}
 
   static async load(store: Store): Promise<NetworkConfig> {
-    const raw = store.get('meta', STORE_KEY)
-    return new NetworkConfig(store, raw ? fromStored(readStored(raw)) : emptyNetwork())
+    return new NetworkConfig(store, readNetwork(store))
+  }
+
+  /**
+   * Replace the network with one read from a dump (`network.json`), as Meilisearch's import does: whole, read
+   * defensively like a stored one (a field of the wrong type takes its default), without the checks of a PATCH.
+   */
+  restore(raw: Record<string, unknown>): Promise<Network> {
+    const run = async (): Promise<Network> => {
+      const next = fromStored(raw)
+      await this.store.commit([{ column: 'meta', key: STORE_KEY, value: Buffer.from(JSON.stringify(next)) }])
+      this.network = next
+      return this.view()
+    }
+    const result = this.chain.then(run, run)
+    this.chain = result.catch(() => undefined)
+    return result
   }
 
   /** The network as `GET /network` shows it (a copy). */

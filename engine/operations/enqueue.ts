@@ -1,4 +1,7 @@
-/** Registering a task: durable when the promise resolves, answered with the task reference (`taskUid`, ...). */
+/**
+ * Registering a task through the engine's task log (local, or replicated in cluster mode): durable when the promise
+ * resolves, answered with the task reference (`taskUid`, ...).
+ */
 import type { Engine } from '../engine.js'
 import type { NewTask } from '../tasks/queue.js'
 import type { EnqueuedTask } from '../tasks/types.js'
@@ -10,5 +13,5 @@ import { enqueuedView } from '../tasks/view.js'
  * write's `?customMetadata=`, kept with the task.
  */
 export async function enqueue(engine: Engine, task: NewTask, withOps: WriteOp[] = []): Promise<EnqueuedTask> {
-  return enqueuedView(await engine.queue.register(task, withOps))
+  return enqueuedView(await engine.taskLog.append(task, withOps))
 }

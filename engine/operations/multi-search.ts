@@ -235,7 +235,6 @@ interface FederatedQueryResult {
 /** One query of a federated search: its first `limit` hits (bounded by the index's `maxTotalHits`), with scores. */
 async function federatedQuery(engine: Engine, uid: string, query: SearchQuery, limit: number, distinct: string | null): Promise<FederatedQueryResult> {
   const source = await searchSource(engine, uid)
-  const vector = await resolveQueryVector(source, query)
   let docids: number[] = []
   // The window is bounded here; the search itself counts candidates without the bound.
   const unbounded = {
@@ -244,7 +243,10 @@ async function federatedQuery(engine: Engine, uid: string, query: SearchQuery, l
     fetch: (ids: number[]) => { docids = ids; return source.fetch(ids) },
   }
   const window = { offset: 0, limit: Math.min(limit, source.settings.pagination.maxTotalHits), page: null, hitsPerPage: null }
-  const { response: result, outcome } = rankedSearch(unbounded, { ...query, ...window, showRankingScore: true }, vector)
+  const windowed = { ...query, ...window, showRankingScore: true }
+  // Resolved for the window searched: a hybrid query's keyword side decides whether `q` is embedded at all.
+  const vector = await resolveQueryVector(unbounded, windowed)
+  const { response: result, outcome } = rankedSearch(unbounded, windowed, vector)
   const out: FederatedQueryResult = { hits: result.hits as Record<string, unknown>[], docids, candidates: result.estimatedTotalHits as number, documents: source.live.size, all: outcome.all }
   if (distinct !== null) {
     out.distinctKeys = source.fetch(docids).map((doc) => {

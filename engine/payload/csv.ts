@@ -9,6 +9,7 @@
  */
 import { isUtf8 } from 'node:buffer'
 import { FileWindow, lineColumnAt, type PayloadInput } from './window.js'
+import { rustDebugString, rustTrim } from '../util/rust-text.js'
 
 export type CsvType = 'string' | 'number' | 'boolean'
 
@@ -46,10 +47,6 @@ export function parseCsvHeaderCell(cell: string): { name: string; type: CsvType 
   return { name: cell, type: 'string' }
 }
 
-/** Rust's `str::trim` (Unicode White_Space). */
-const RUST_TRIM = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g
-export const rustTrim = (s: string): string => s.replace(RUST_TRIM, '')
-
 const RUST_INT = /^[+-]?\d+$/
 const RUST_FLOAT = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)$/i
 
@@ -67,24 +64,6 @@ export function csvBoolean(raw: string): boolean | null | undefined {
   const t = rustTrim(raw)
   if (t === '') return null
   return t === 'true' ? true : t === 'false' ? false : undefined
-}
-
-/** Rust's `{:?}` of a string. */
-export function rustDebugString(s: string): string {
-  let out = '"'
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!
-    if (ch === '"') out += '\\"'
-    else if (ch === '\\') out += '\\\\'
-    else if (ch === '\n') out += '\\n'
-    else if (ch === '\r') out += '\\r'
-    else if (ch === '\t') out += '\\t'
-    else if (cp === 0) out += '\\0'
-    else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === 0xad || (cp >= 0x200b && cp <= 0x200f) || cp === 0x2028 || cp === 0x2029 || (cp >= 0x2060 && cp <= 0x2064) || cp === 0xfeff)
-      out += `\\u{${cp.toString(16)}}`
-    else out += ch
-  }
-  return out + '"'
 }
 
 /** Index of the first byte that is not valid UTF-8 (Rust's `valid_up_to`). */

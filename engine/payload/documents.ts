@@ -18,6 +18,7 @@ import type { PayloadFormat } from '../tasks/types.js'
 import { parseCsvChunk, validateCsvFile, type CsvHeader } from './csv.js'
 import { parseJsonChunk, parseNdjsonLines, validateJsonFile } from './json-stream.js'
 import { DEFAULT_BLOCK_SIZE, inputSize, readRange } from './window.js'
+import { isWs } from './json.js'
 
 export type { CsvHeader } from './csv.js'
 
@@ -85,7 +86,7 @@ export async function readPayloadChunk(source: PayloadSource & { start: number; 
 /** The ends of the first `count` lines of `bytes` (the last one ends at the last non-whitespace byte). */
 function lineEnds(bytes: Buffer, count: number): Uint32Array | null {
   let end = bytes.length
-  while (end > 0 && (bytes[end - 1] === 0x20 || bytes[end - 1] === 0x0a || bytes[end - 1] === 0x0d || bytes[end - 1] === 0x09)) end--
+  while (end > 0 && isWs(bytes[end - 1]!)) end--
   const lines = new Uint32Array(count)
   let from = 0
   for (let n = 0; n < count; n++) {

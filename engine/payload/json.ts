@@ -53,7 +53,8 @@ const EOF_OBJECT = 'EOF while parsing an object'
 const EOF_LIST = 'EOF while parsing a list'
 const EOF_STRING = 'EOF while parsing a string'
 
-const isWs = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
+/** JSON's insignificant whitespace (RFC 8259 §2): space, line feed, carriage return, tab. */
+export const isWs = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39
 const isHex = (c: number) => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
 

@@ -5,6 +5,7 @@
  */
 import { toErrorObject } from '../errors/index.js'
 import { IndexBatch, BatchAborted } from '../indexing/index-batch.js'
+import { releaseQueryEmbedders } from '../indexing/release-embedders.js'
 import { applyIndexOperation, type OperationContext } from '../indexes/changes.js'
 import { dropGarbage } from '../indexes/garbage.js'
 import type { Task } from '../tasks/types.js'
@@ -64,7 +65,8 @@ export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: Ab
       finals: tasks.map((t) => finish(t, 'failed', failedDetails(t.details), error)),
       before: new Map(tasks.map((t) => [t.uid, t])),
       publish: () => {},
-      afterCommit: removePayloads,
+      // An embedder built for settings this batch failed to apply is closed too.
+      afterCommit: async () => { await removePayloads(); await releaseQueryEmbedders(env.store, env.catalog) },
       abandon: async () => {},
       embedderRequests: documents.embedderRequests,
     }
@@ -104,6 +106,8 @@ export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: Ab
       env.deps.vectors.save()
       await removePayloads()
       await dropGarbage(env.store, draft.garbage)
+      // Query embedders of deleted indexes, or of embedders removed or changed, are closed.
+      await releaseQueryEmbedders(env.store, env.catalog)
     },
     abandon: () => documents.abandon(),
     embedderRequests: documents.embedderRequests,

@@ -77,6 +77,20 @@ export class Scheduler {
     if (this.current && this.current.uids.intersects(uids)) this.current.abort.abort()
   }
 
+  /**
+   * Test hook: until the returned function is called, each batch waits in `processing` (after its mark), so a test
+   * can enqueue tasks behind it and know they form the next batch, however slow the machine. A cancelation or
+   * `stop` ends the wait of the batch it aborts.
+   */
+  hold(): () => void {
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => { release = resolve })
+    this.gate = gate
+    return () => { if (this.gate === gate) this.gate = null; release() }
+  }
+
+  private gate: Promise<void> | null = null
+
   /** Whether the scheduler stopped for good (closed, or the storage refused to record a failure). */
   get halted(): boolean {
     return this.stopped
@@ -86,6 +100,7 @@ export class Scheduler {
   async stop(): Promise<void> {
     this.stopped = true
     this.current?.abort.abort()
+    this.stopWaiting?.()
     await this.idle
   }
 
@@ -152,6 +167,8 @@ export class Scheduler {
       endStage('registering tasks as processing')
 
       if (this.options.batchDelayMs) await sleep(this.options.batchDelayMs, abort.signal)
+      while (this.gate && !abort.signal.aborted) await Promise.race([this.gate, aborted(abort.signal)])
+      while (this.options.batchHeldWhile?.() && !abort.signal.aborted) await sleep(10, abort.signal)
 
       // 2. Compute the effects.
       outcome = abort.signal.aborted ? null : await this.compute(processing, batchUid, abort.signal, progress)
@@ -236,7 +253,12 @@ export class Scheduler {
     try {
       await this.store.commit([...failed.flatMap((t) => this.queue.putOps(t)), this.queue.putBatchOp(batch), this.queue.nextBatchUidOp()])
     } catch (again) {
-      // The storage refuses writes: stop scheduling rather than spin; the tasks run again after a restart.
+      if (this.store.refusingWrites) {
+        this.options.log?.(`cannot record the end of batch ${batchUid} (${(again as Error).message}): its tasks run again once the disk has room`, 'ERROR')
+        await this.requeueWhenWritable(tasks, batchUid)
+        return
+      }
+      // The storage refuses writes for good: stop scheduling rather than spin; the tasks run again after a restart.
       this.options.log?.(`cannot record the failure of batch ${batchUid} (${(again as Error).message}): the scheduler stops`, 'ERROR')
       this.stopped = true
       return
@@ -246,6 +268,37 @@ export class Scheduler {
     this.queue.batchRecorded(batch)
     for (const t of tasks) if (t.operation.type === 'documentAdditionOrUpdate') await this.deps.payloads.remove(t.operation.payload)
   }
+
+  /**
+   * The storage refuses writes until the disk has room (see engine/storage/recovery.ts): nothing of the batch was
+   * written but its `processing` mark, so once writes resume its tasks are enqueued again and run in a later batch,
+   * as a restart would re-run them. Stopping the scheduler meanwhile leaves them `processing` for the next start.
+   */
+  private async requeueWhenWritable(tasks: Task[], batchUid: number): Promise<void> {
+    const stop = new AbortController()
+    this.stopWaiting = () => stop.abort()
+    try {
+      // The disk may fill again before the requeue is written: then wait again.
+      while (!this.stopped && await this.store.writable(stop.signal)) {
+        const current = tasks.map((t) => this.queue.get(t.uid) ?? t)
+        const requeued = current.map((t): Task => ({ ...t, status: 'enqueued', batchUid: null, startedAt: null }))
+        if (this.queue.nextBatchUid === batchUid + 1) this.queue.nextBatchUid = batchUid
+        try {
+          await this.shadowed([...requeued.flatMap((t) => this.queue.putOps(t)), this.queue.nextBatchUidOp()], () => {
+            current.forEach((t, i) => this.queue.replaced(t, requeued[i]!))
+          })
+          return
+        } catch (err) {
+          if (!this.store.refusingWrites) throw err
+        }
+      }
+    } finally {
+      this.stopWaiting = null
+    }
+  }
+
+  /** Ends the wait of `requeueWhenWritable` when the scheduler stops. */
+  private stopWaiting: (() => void) | null = null
 
   /** The batch's effects; null when it was aborted midway (nothing of it will be committed). */
   private async compute(tasks: Task[], batchUid: number, signal: AbortSignal, progress: Progress): Promise<ComputedBatch | null> {
@@ -264,4 +317,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(resolve, ms)
     signal.addEventListener('abort', () => { clearTimeout(timer); resolve() }, { once: true })
   })
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
 }

@@ -12,7 +12,7 @@
  */
 import { RoaringBitmap32, type Bitmap, type InvertedIndex } from '../inverted/index.js'
 import type { MatchingStrategy } from './request.js'
-import { COMPONENTS, costsOf, evaluationOf, scoreOf, type Evaluation, type RankingRule } from './rules/index.js'
+import { COMPONENTS, costsOf, evaluationOf, keywordScoreValues, scoreOf, type Evaluation, type RankingRule } from './rules/index.js'
 import type { Matcher } from './matcher.js'
 import type { QueryPlan, Term } from './terms.js'
 import { SPLIT_MIN_DOCS, splitAdjacentTerms, splitSingleTerm } from './bucket-split.js'
@@ -239,7 +239,7 @@ export function sortOnly(universe: Bitmap, rules: readonly RankingRule[], offset
     const docid = docids[order[k]!]!
     const details: Record<string, unknown> = {}
     rules.forEach((rule, i) => { details[rule.name] = rule.details(none, docid, i) })
-    hits.push({ docid, evaluation: { score: 1, details } })
+    hits.push({ docid, evaluation: { score: 1, details, values: keywordScoreValues(rules, none, docid) } })
   }
   return hits
 }

@@ -6,20 +6,28 @@
  */
 import { TesseraError } from '../errors/index.js'
 import type { JsonObject } from '../json/value.js'
-import { queryVector } from '../embedders/query-vector.js'
+import { queryDeadline, queryVector } from '../embedders/query-vector.js'
 import { f32 } from '../vectors/output.js'
-import { rankedKeywordSearch, type Ranked, type SearchOutcome } from './keyword.js'
-import { rankHybrid } from './hybrid.js'
+import { rankQuery, rankedKeywordSearch, type Ranked, type SearchOutcome } from './keyword.js'
+import { GOOD_ENOUGH_MAX_RATIO, keywordGoodEnough, rankHybrid, type KeywordSide } from './hybrid.js'
+import { searchWindow } from './pagination.js'
 import { searchKind, type SearchQuery } from './request.js'
 import { embedderName, rankSemantic, requireEmbedder } from './semantic.js'
 import type { SearchSource } from './source.js'
 
-/** The query vector of a semantic or hybrid search: given, embedded from `q`, or the embedder's failure. */
-export type QueryVector = { vector: Float32Array } | { error: TesseraError } | null
+/**
+ * The query vector of a semantic or hybrid search: given, embedded from `q`, the embedder's failure, or not needed
+ * (`skipped`: a hybrid search's keyword hits are good enough). `keyword`: the keyword side of a hybrid search,
+ * ranked before embedding (the search uses it rather than ranking it again).
+ */
+export type QueryVector = (({ vector: Float32Array } | { error: TesseraError } | { skipped: true }) & { keyword?: KeywordSide }) | null
 
 /**
  * Resolve the query vector before the search: null for keyword searches. A userProvided embedder without `vector`,
  * or a failing embedder, gives `{error}`: a semantic search answers it, a hybrid one falls back to keyword hits.
+ * As milli, a hybrid search embeds `q` only when its keyword hits are not good enough to skip the semantic side:
+ * the keyword side is ranked first (for the window the search will use: call it with the same source and query as
+ * `rankedSearch`), so a good keyword page costs no embedding request, and a failing embedder is not even asked.
  */
 export async function resolveQueryVector(source: SearchSource, query: SearchQuery, opts: { signal?: AbortSignal } = {}): Promise<QueryVector> {
   const kind = searchKind(query)
@@ -27,11 +35,19 @@ export async function resolveQueryVector(source: SearchSource, query: SearchQuer
   const name = embedderName(query)
   const settings = requireEmbedder(source, name)
   if (query.vector !== null) return { vector: Float32Array.from(query.vector) }
+  const ratio = query.hybrid?.semanticRatio ?? 0.5
+  let keyword: KeywordSide | undefined
+  if (kind === 'hybrid' && ratio <= GOOD_ENOUGH_MAX_RATIO) {
+    const window = searchWindow(query, source.settings.pagination.maxTotalHits)
+    const want = window.offset + window.limit
+    keyword = { want, outcome: rankQuery(source, query, { offset: 0, limit: want }) }
+    if (keywordGoodEnough(keyword, ratio)) return { skipped: true, keyword }
+  }
   try {
-    const cutoff = source.settings.searchCutoffMs ?? 1500
-    return { vector: await queryVector(source.uid, name, settings, query.q ?? '', { deadline: Date.now() + Math.min(3000, cutoff * 2), signal: opts.signal }) }
+    const embedding = { deadline: queryDeadline(kind === 'semantic'), knownDimensions: source.vectors?.get(name)?.dims, signal: opts.signal }
+    return { vector: await queryVector(source.uid, name, settings, query.q ?? '', embedding), keyword }
   } catch (err) {
-    if (err instanceof TesseraError) return { error: err }
+    if (err instanceof TesseraError) return { error: err, keyword }
     throw err
   }
 }
@@ -51,15 +67,17 @@ export function rankedSearch(source: SearchSource, query: SearchQuery, vector: Q
   if (kind === 'semantic') {
     if (vector === null) throw new Error('semantic search without a resolved query vector')
     if ('error' in vector) throw vector.error
+    // Only hybrid searches skip their embedding.
+    if (!('vector' in vector)) throw new Error('semantic search without a query vector')
     const v = vector.vector
-    return rankedKeywordSearch(source, query, (window): Ranked => {
-      const outcome = rankSemantic(source, query, v, window)
+    return rankedKeywordSearch(source, query, (window, start): Ranked => {
+      const outcome = rankSemantic(source, query, v, window, start)
       return { outcome, semanticHitCount: outcome.hits.length, queryVector: shown }
     })
   }
   const ratio = query.hybrid?.semanticRatio ?? 0.5
   const v = vector !== null && 'vector' in vector ? vector.vector : null
-  return rankedKeywordSearch(source, query, (window, start): Ranked => ({ ...rankHybrid(source, query, v, ratio, window, start), queryVector: shown }))
+  return rankedKeywordSearch(source, query, (window, start): Ranked => ({ ...rankHybrid(source, query, v, ratio, window, start, vector?.keyword), queryVector: shown }))
 }
 
 /**

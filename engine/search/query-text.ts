@@ -2,7 +2,7 @@
  * The query-text parser for `q`: milli's `located_query_terms_from_tokens`
  * (`crates/milli/src/search/new/query_term/parse_query.rs`), before terms are derived (terms.ts).
  */
-import { endsWithWhitespace } from './rust-trim.js'
+import { endsWithWhitespace } from '../util/rust-text.js'
 
 /** A token of the query text as the tokenizer gives it (after normalization: `lemma` is the normalized text). */
 export interface QueryToken {

@@ -5,7 +5,7 @@
  */
 import { TesseraError } from '../errors/index.js'
 import type { MatchingStrategy } from '../settings/types.js'
-import { rustTrim } from './rust-trim.js'
+import { rustTrim } from '../util/rust-text.js'
 
 export type { MatchingStrategy } from '../settings/types.js'
 

@@ -1,10 +1,11 @@
 /**
  * Semantic search: the filter's documents ranked by the similarity of their vectors to the query vector (milli's
- * `vector_sort.rs`), each with `_rankingScore` `(1 + cosine) / 2` shifted by the embedder's `distribution` when it
- * has one; documents without vectors for the embedder come last (score 0). The distinct attribute keeps the best
- * document of each value, applied while the nearest neighbours are taken (more are asked for until the window is
- * full), and `rankingScoreThreshold` cuts the hits below it.
+ * `vector_sort.rs`) and by the sort rules, in the order of the ranking rules (semantic-sort.ts); each hit's
+ * `_rankingScore` is `(1 + cosine) / 2` shifted by the embedder's `distribution` when it has one; documents
+ * without vectors for the embedder come after those with (score 0). The distinct attribute keeps the best document
+ * of each value, `rankingScoreThreshold` cuts the hits below it, `searchCutoffMs` degrades the search.
  */
+import { performance } from 'node:perf_hooks'
 import { TesseraError } from '../errors/index.js'
 import type { Distribution } from '../embedders/config.js'
 import { checkFilterable, parseFilter } from '../filter/index.js'
@@ -12,9 +13,9 @@ import { RoaringBitmap32 } from '../inverted/index.js'
 import { distinctValues } from '../facets/distribution.js'
 import { invalidDimensions } from '../vectors/document.js'
 import { scoreOf } from '../vectors/distance.js'
-import { nearest } from '../vectors/search.js'
-import type { RankedHit } from './bucket-sort.js'
-import { checkDistinct, inIndex, type SearchOutcome } from './keyword.js'
+import { checkDistinct, DEFAULT_SEARCH_CUTOFF_MS, inIndex, type SearchOutcome } from './keyword.js'
+import { semanticLevels, semanticSort } from './semantic-sort.js'
+import { checkSort, parseSort, sortCriteriaFor, sortKey } from './sort.js'
 import type { SearchQuery } from './request.js'
 import type { SearchSource } from './source.js'
 
@@ -44,12 +45,18 @@ export function checkQueryVector(source: SearchSource, name: string, vector: Flo
   if (dims !== undefined && vector.length !== dims) throw inIndex(source.uid, () => { throw invalidDimensions(dims, vector.length) })
 }
 
-export function rankSemantic(source: SearchSource, query: SearchQuery, vector: Float32Array, window: { offset: number; limit: number }): SearchOutcome {
+/**
+ * A semantic search ranked as milli ranks it: the filter's documents, bucket-sorted by the vector level and the
+ * sort levels in the order of the ranking rules (semantic-sort.ts), within `searchCutoffMs` of `start`.
+ */
+export function rankSemantic(source: SearchSource, query: SearchQuery, vector: Float32Array, window: { offset: number; limit: number }, start = performance.now()): SearchOutcome {
   const name = embedderName(query)
   const settings = requireEmbedder(source, name)
   checkQueryVector(source, name, vector)
   let universe = source.live
   const expr = parseFilter(query.filter, 'invalid_search_filter')
+  const sortParam = parseSort(query.sort, 'invalid_search_sort')
+  inIndex(source.uid, () => checkSort(sortParam, source.settings, 'invalid_search_sort'))
   if (expr) {
     inIndex(source.uid, () => checkFilterable(expr, source.settings.filterableAttributes, 'invalid_search_filter', { containsFilter: source.containsFilter }))
     universe = RoaringBitmap32.and(universe, source.filter(expr))
@@ -57,43 +64,22 @@ export function rankSemantic(source: SearchSource, query: SearchQuery, vector: F
   if (query.distinct !== null) inIndex(source.uid, () => checkDistinct(query.distinct!, source.settings))
   const field = query.distinct ?? source.settings.distinctAttribute
   const facet = field === null ? undefined : source.facets.field(field)
-  const values = facet ? distinctValues(facet) : null
-  const want = window.offset + window.limit
-  const space = source.vectors?.get(name)
-  const allowed = universe.size === source.live.size ? null : universe
-  const seenValues = new Set<number>()
-  const included = new Set<number>()
-  const hits: RankedHit[] = []
-  const keep = (docid: number, score: number, similarity: number | null): void => {
-    if (included.has(docid)) return
-    included.add(docid)
-    const ids = values?.valueIds(docid)
-    if (ids) {
-      if (ids.some((v) => seenValues.has(v))) return
-      for (const v of ids) seenValues.add(v)
-    }
-    if (query.rankingScoreThreshold !== null && score < query.rankingScoreThreshold) return
-    hits.push({ docid, evaluation: { score, details: { vectorSort: similarity === null ? { order: 0 } : { order: 0, similarity } } } })
-  }
-  let exhausted = space === undefined
-  for (let k = Math.max(want, 1); !exhausted && hits.length < want; k *= 2) {
-    const found = nearest(space!, vector, k, allowed)
-    hits.length = 0
-    included.clear()
-    seenValues.clear()
-    for (const n of found) {
-      const similarity = Math.fround(scoreOf(n.similarity))
-      keep(n.docid, shiftScore(similarity, settings.distribution), similarity)
-    }
-    exhausted = found.length < k
-  }
-  // Documents without vectors for the embedder come last, in internal id order.
-  if (hits.length < want && query.rankingScoreThreshold === null) {
-    for (const docid of universe) {
-      if (hits.length >= want) break
-      keep(docid, 0, null)
-    }
-  }
-  const candidates = query.rankingScoreThreshold === null ? universe.size : Math.min(universe.size, hits.length)
-  return { hits: hits.slice(window.offset, want), candidates, plan: null, degraded: false, sorts: [], all: universe }
+  const sorts = sortCriteriaFor(source.settings.rankingRules, sortParam).map((c) => sortKey(c, source.facets))
+  const cutoff = source.settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS
+  const result = semanticSort({
+    levels: semanticLevels(source.settings.rankingRules, sorts, sortParam.length),
+    space: source.vectors?.get(name),
+    vector,
+    shift: (similarity) => shiftScore(Math.fround(scoreOf(similarity)), settings.distribution),
+    universe,
+    everyDocument: universe.size === source.live.size,
+    distinct: facet ? distinctValues(facet) : null,
+    from: window.offset,
+    length: window.limit,
+    threshold: query.rankingScoreThreshold,
+    exhaustive: query.page !== null || query.hitsPerPage !== null,
+    deadline: start + cutoff,
+    now: () => performance.now(),
+  })
+  return { hits: result.hits, candidates: result.all.size, plan: null, degraded: result.degraded, sorts, all: result.all }
 }

@@ -16,6 +16,7 @@ import { RoaringBitmap32, coversField, searchOnCovers, type Bitmap, type Inverte
 import { normalize, type Tokenizer } from '../tokenizer/index.js'
 import { parseQueryText, type ParsedQueryText, type QueryTerm, type QueryToken } from './query-text.js'
 import { phraseDocids } from './phrase.js'
+import { synonymTable, type SynonymTable } from './synonyms.js'
 
 export { phraseAt, phraseConditions, phraseDocids, type PhraseCondition } from './phrase.js'
 
@@ -193,33 +194,6 @@ function bestSplit(index: InvertedIndex, word: string): [string, string] | null 
     }
   }
   return best
-}
-
-interface SynonymTable {
-  /** Space-joined normalized words → alternatives (each a list of normalized words). */
-  map: Map<string, string[][]>
-}
-
-const synonymCache = new WeakMap<Record<string, string[]>, SynonymTable>()
-
-function synonymTable(settings: Settings, tokenizer: Tokenizer): SynonymTable {
-  let table = synonymCache.get(settings.synonyms)
-  if (!table) {
-    const map = new Map<string, string[][]>()
-    const wordsOf = (text: string) => tokenizer.tokenize(text).filter((t) => t.kind !== 'separator').map((t) => t.text).filter((w) => w !== '')
-    for (const [key, values] of Object.entries(settings.synonyms)) {
-      const k = wordsOf(key).join(' ')
-      if (k === '') continue
-      const list = map.get(k) ?? []
-      for (const v of values) {
-        const words = wordsOf(v)
-        if (words.length > 0 && !list.some((l) => l.join(' ') === words.join(' '))) list.push(words)
-      }
-      map.set(k, list)
-    }
-    synonymCache.set(settings.synonyms, (table = { map }))
-  }
-  return table
 }
 
 function addSynonyms(b: Builder, index: InvertedIndex, table: SynonymTable, key: string, typo: number): void {

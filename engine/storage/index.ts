@@ -3,24 +3,21 @@
  * per kind of data (see columns.ts). Reads run on the caller's thread (RocksDB reads are memtable/block-cache
  * lookups); every write goes through `commit`, which is atomic and durable when its promise resolves.
  */
-import { Worker } from 'node:worker_threads'
-import { createRequire } from 'node:module'
+import type { Worker } from 'node:worker_threads'
 import { mkdirSync } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { WriteBuffer, encodeWrites } from './wire.js'
 import { COLUMNS, type Column, type WriteOp } from './columns.js'
-import { siblingModule } from '../util/module-path.js'
 import { copyColumns } from './checkpoint.js'
 import { allColumnOptions } from './tuning.js'
+import { openDatabase, startWriter, type RocksHandle } from './open.js'
+import { RECOVERY_FREE_BYTES, RECOVERY_POLL_MS, freeBytes, isStickyWriteError, pause } from './recovery.js'
 
 export { COLUMNS, type Column, type WriteOp } from './columns.js'
 export { WriteBuffer } from './wire.js'
 export * as keys from './keys.js'
 export { encode, decode } from './codec.js'
-
-const require = createRequire(import.meta.url)
-const { RocksLevel } = require('@nxtedition/rocksdb')
 
 
 export interface ScanOptions {
@@ -36,7 +33,6 @@ export interface ScanOptions {
 const SPARES = 2
 const SPARE_MAX_BYTES = 12 << 20
 
-type RocksHandle = any // the binding has no types
 
 /**
  * Reads are synchronous on purpose, and this is the one place that does them. A search ranks on the published
@@ -57,9 +53,9 @@ function syncMultiGet(db: RocksHandle): (keys: Buffer[], options: { column: unkn
 
 export class Store {
   readonly path: string
-  private readonly db: RocksHandle
-  private readonly multiGet: ReturnType<typeof syncMultiGet>
-  private readonly writer: Worker
+  private db: RocksHandle
+  private multiGet: ReturnType<typeof syncMultiGet>
+  private writer: Worker
   private nextCommitId = 1
   private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>()
   private closed = false
@@ -71,46 +67,127 @@ export class Store {
   private inFlight = 0
   /** While a checkpoint takes its read view: commits wait here, in order, instead of going to the writer. */
   private held: (() => void)[] | null = null
+  /** The error RocksDB keeps failing writes with (a full disk) until the database is reopened (see recovery.ts). */
+  private unwritable: Error | null = null
+  /** Callers of `writable` waiting for the reopen. */
+  private readonly onWritable: (() => void)[] = []
+  /** The old database is closed and the new one not open yet (a reopen failed): reads fail meanwhile. */
+  private detached = false
 
   private constructor(path: string, db: RocksHandle, writer: Worker) {
     this.path = path
     this.db = db
     this.multiGet = syncMultiGet(db)
     this.writer = writer
+    this.listen(writer)
+  }
+
+  /** Take the answers of a writer thread (only the current one's: an old one's exit during a reopen is no failure). */
+  private listen(writer: Worker): void {
     writer.on('message', (msg: { ids?: number[]; buffers?: ArrayBuffer[]; error?: { message: string; code?: string } }) => {
       if (!msg.ids) return
       for (const buffer of msg.buffers ?? []) this.recycle(buffer)
       this.inFlight = Math.max(0, this.inFlight - msg.ids.length)
+      const error = msg.error && Object.assign(new Error(msg.error.message), { code: msg.error.code })
+      if (error && isStickyWriteError(error.message)) this.refuseWrites(error)
       for (const id of msg.ids) {
         const w = this.waiting.get(id)
         if (!w) continue
         this.waiting.delete(id)
-        if (msg.error) w.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }))
+        if (error) w.reject(error)
         else w.resolve()
       }
     })
-    writer.on('error', (err) => { this.writerDead = err; this.failAll(err) })
-    writer.on('exit', () => { this.writerDead ??= new Error('storage writer stopped'); this.failAll(this.writerDead) })
+    writer.on('error', (err) => { if (this.writer !== writer) return; this.writerDead = err; this.failAll(err) })
+    writer.on('exit', () => { if (this.writer !== writer) return; this.writerDead ??= new Error('storage writer stopped'); this.failAll(this.writerDead) })
   }
 
   /** Open (creating it if needed) the database of a data directory; RocksDB's memory is bounded as tuning.ts says. */
   static async open(path: string): Promise<Store> {
     mkdirSync(path, { recursive: true })
-    const db = new RocksLevel(join(path, 'db'), { keyEncoding: 'buffer', valueEncoding: 'buffer' })
-    await db.open({
-      createIfMissing: true,
-      createMissingColumnFamilies: true,
-      infoLogLevel: 'error',
-      columns: allColumnOptions(),
+    const db = await openDatabase(path)
+    return new Store(path, db, await startWriter(db))
+  }
+
+  /** Whether writes are refused until the database is reopened (a full disk); reads keep working meanwhile. */
+  get refusingWrites(): boolean {
+    return this.unwritable !== null
+  }
+
+  /**
+   * Resolves true once the store takes writes (at once when it does), false if `signal` aborts or the store closes
+   * first: a batch that could not record its end waits here for the disk to have room again.
+   */
+  writable(signal?: AbortSignal): Promise<boolean> {
+    if (!this.unwritable) return Promise.resolve(!this.closed)
+    if (this.closed || signal?.aborted) return Promise.resolve(false)
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => { signal?.removeEventListener('abort', onAbort); resolve(ok) }
+      const onAbort = () => { const k = this.onWritable.indexOf(onReady); if (k >= 0) this.onWritable.splice(k, 1); done(false) }
+      const onReady = () => done(!this.closed)
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.onWritable.push(onReady)
     })
-    const writer = new Worker(siblingModule(import.meta.url, './writer'), { workerData: { handle: db.handle } })
-    writer.unref()
-    await new Promise<void>((resolve, reject) => {
-      const onMessage = (m: { ready?: boolean }) => { if (m.ready) { writer.off('error', reject); resolve() } }
-      writer.on('message', onMessage)
-      writer.once('error', reject)
-    })
-    return new Store(path, db, writer)
+  }
+
+  /**
+   * RocksDB failed a write with an error it keeps (a full disk): refuse writes at once from now on, with that error
+   * (registrations answer `no_space_left_on_device`), and reopen the database once the file system has room.
+   */
+  private refuseWrites(error: Error): void {
+    if (this.unwritable || this.closed) return
+    this.unwritable = error
+    void this.recover()
+  }
+
+  private async recover(): Promise<void> {
+    while (!this.closed) {
+      await pause(RECOVERY_POLL_MS)
+      if (this.closed || await freeBytes(this.path) < RECOVERY_FREE_BYTES) continue
+      try {
+        await this.reopen()
+        break
+      } catch {
+        // Still no room for a new log or manifest (or another I/O error): try again at the next poll.
+      }
+    }
+    this.unwritable = null
+    for (const ready of this.onWritable.splice(0)) ready()
+  }
+
+  /**
+   * Close and open the database on the same path, in process, and give it a new writer thread. Every acknowledged
+   * commit is in the write-ahead log, which the open replays; the failed write's torn tail is dropped. Reads in the
+   * moment between the two fail; a range scan under way ends with an error.
+   */
+  private async reopen(): Promise<void> {
+    while (this.inFlight > 0 && !this.writerDead) await pause(1)
+    if (!this.detached) {
+      this.detached = true
+      const old = this.writer
+      old.postMessage('close')
+      await old.terminate()
+      await this.db.close().catch(() => {})
+    }
+    const db = await openDatabase(this.path)
+    let writer: Worker
+    try {
+      writer = await startWriter(db)
+    } catch (err) {
+      await db.close().catch(() => {})
+      throw err
+    }
+    if (this.closed) {
+      await writer.terminate()
+      await db.close()
+      return
+    }
+    this.db = db
+    this.multiGet = syncMultiGet(db)
+    this.writer = writer
+    this.writerDead = null
+    this.listen(writer)
+    this.detached = false
   }
 
   private failAll(err: Error): void {
@@ -131,6 +208,7 @@ export class Store {
   commit(ops: readonly WriteOp[] | WriteBuffer, { sync = true }: { sync?: boolean } = {}): Promise<void> {
     if (this.closed) return Promise.reject(new Error('storage is closed'))
     if (this.writerDead) return Promise.reject(this.writerDead)
+    if (this.unwritable) return Promise.reject(this.unwritable)
     if (ops.length === 0) return Promise.resolve()
     // One buffer of its own, transferred to the writer instead of cloned (and back for reuse once written).
     const alloc = (size: number) => this.buffer(size)
@@ -225,8 +303,14 @@ export class Store {
   }
 
   private read(column: Column, key: Uint8Array): Buffer | undefined {
+    this.attached()
     const [value] = this.multiGet([Buffer.from(key.buffer, key.byteOffset, key.byteLength)], { column: this.column(column) })
     return value ?? undefined
+  }
+
+  /** The binding's synchronous reads do not check that the database is open: in a reopen's gap, fail them here. */
+  private attached(): void {
+    if (this.detached) throw this.unwritable ?? new Error('storage is reopening')
   }
 
   get(column: Column, key: Uint8Array): Buffer | undefined {
@@ -236,6 +320,7 @@ export class Store {
 
   getMany(column: Column, keys: Uint8Array[]): (Buffer | undefined)[] {
     if (keys.length === 0) return []
+    this.attached()
     const values = this.multiGet(keys.map((k) => Buffer.from(k.buffer, k.byteOffset, k.byteLength)), { column: this.column(column) })
     return values.map((v: Buffer | null | undefined, i: number) => {
       const shadowed = this.shadowOf(column, keys[i]!)
@@ -289,6 +374,7 @@ export class Store {
 
   /** RocksDB's estimate of the bytes of live data (what compaction would keep). */
   liveDataSize(): number {
+    if (this.detached) return 0
     const v = Number(this.db.getProperty('rocksdb.estimate-live-data-size'))
     return Number.isFinite(v) ? v : 0
   }
@@ -296,6 +382,7 @@ export class Store {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    for (const ready of this.onWritable.splice(0)) ready()
     // Let in-flight commits finish before the writer goes away; then the opening thread closes last.
     while (this.waiting.size > 0) await new Promise((r) => setTimeout(r, 2))
     this.writer.postMessage('close')

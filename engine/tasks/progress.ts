@@ -22,6 +22,16 @@ export const DOCUMENT_EDITION = ['retrieving config', 'computing document change
 export const SETTINGS = ['retrieving and merging the settings', 'apply the settings'] as const
 /** Vectors written and their graphs updated before the commit (Meilisearch's step name). */
 export const VECTORS = ['writing embeddings to database'] as const
+/**
+ * milli's indexing steps (`IndexingStep`, `update/new/steps.rs`): shown for a while under an operation's step
+ * (`during`) when one of them takes long enough to watch, as embedding generation does.
+ */
+export const INDEXING = [
+  'preparing update file', 'extracting documents', 'extracting facets', 'extracting words', 'extracting word proximity',
+  'extracting embeddings', 'writing geo points', 'waiting for database writes', 'waiting for extractors',
+  'writing embeddings to database', 'post-processing facets', 'post-processing words', 'finalizing',
+] as const
+export type IndexingStep = (typeof INDEXING)[number]
 export type OperationSteps = typeof DOCUMENT_OPERATION | typeof DOCUMENT_DELETION | typeof DOCUMENT_EDITION | typeof SETTINGS | typeof VECTORS
 
 /** The units counted under an operation's step (Meilisearch's atomic steps). */
@@ -42,9 +52,27 @@ export interface ProgressCount {
   readonly total: number
 }
 
+/** A count shown under an indexing step for a while: `end` puts back what was shown before. */
+export interface ProgressInterlude extends ProgressCount {
+  end(): void
+}
+
+function countOf(counted: Step): ProgressCount {
+  return {
+    // Never past the total: a bar beyond its end says nothing true.
+    add: (n) => { counted.finished = Math.min(counted.total, counted.finished + n) },
+    get finished() { return counted.finished },
+    get total() { return counted.total },
+  }
+}
+
 export class Progress {
   /** At most three: phase, operation step, unit count. */
   private readonly steps: Step[] = [{ kind: BATCH_PHASES, name: 'processing tasks', finished: 0, total: BATCH_PHASES.length }]
+  /** The counts of `during`'s steps, by step, unit and total: each use goes on from the last one's count. */
+  private readonly interludes = new Map<string, Step>()
+  /** The highest percentage shown so far. */
+  private highest = 0
 
   /** Enter a phase of the batch: the operation's steps end with it. */
   phase(name: BatchPhase): void {
@@ -74,16 +102,37 @@ export class Progress {
       step = { kind: unit, name: unit, finished: 0, total }
       this.steps.push(step)
     }
-    const counted = step
-    return {
-      // Never past the total: a bar beyond its end says nothing true.
-      add: (n) => { counted.finished = Math.min(counted.total, counted.finished + n) },
-      get finished() { return counted.finished },
-      get total() { return counted.total },
-    }
+    return countOf(step)
   }
 
-  /** Meilisearch's ProgressView: the steps outermost first, and the share of the whole that is done, in percent. */
+  /**
+   * Show indexing step `name` under the operation's step, with `total` units counted under it, until `end()`:
+   * then the steps shown before come back, their counts as the work beside went on moving them. Successive
+   * uses with the same step, unit and total count on from each other (a batch embeds its chunks one after the
+   * other, all out of the documents it received).
+   */
+  during(name: IndexingStep, unit: ProgressUnit, total: number): ProgressInterlude {
+    const before = this.steps.slice()
+    const key = JSON.stringify([name, unit, total])
+    let counted = this.interludes.get(key)
+    if (!counted) this.interludes.set(key, counted = { kind: unit, name: unit, finished: 0, total })
+    this.steps.length = Math.min(this.steps.length, 2)
+    this.steps.push({ kind: INDEXING, name, finished: INDEXING.indexOf(name), total: INDEXING.length }, counted)
+    const shown = counted
+    // Only while still shown: a phase or step entered since has replaced it, and stays.
+    const end = () => {
+      if (this.steps.at(-1) !== shown) return
+      this.steps.length = 0
+      this.steps.push(...before)
+    }
+    return Object.assign(countOf(shown), { end })
+  }
+
+  /**
+   * Meilisearch's ProgressView: the steps outermost first, and the share of the whole that is done, in percent. The
+   * percentage never goes back: the steps may (a batch's chunks alternate between storing documents and embedding
+   * them, and the embedding step counts from its own start), a progress bar should not.
+   */
   view(): BatchProgress {
     let percentage = 0
     let scale = 1
@@ -93,9 +142,10 @@ export class Progress {
       scale *= s.total
       percentage += s.finished / scale
     }
+    this.highest = Math.max(this.highest, percentage * 100)
     return {
       steps: this.steps.map((s) => ({ currentStep: s.name, finished: s.finished, total: s.total })),
-      percentage: percentage * 100,
+      percentage: this.highest,
     }
   }
 }

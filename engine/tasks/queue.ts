@@ -43,6 +43,16 @@ export interface NewTask {
   customMetadata?: string
 }
 
+/** The record of a task just registered as `uid` at `enqueuedAt`. */
+export function enqueuedTask(spec: NewTask, uid: number, enqueuedAt: Micros): Task {
+  const task: Task = {
+    uid, batchUid: null, indexUid: spec.indexUid, status: 'enqueued', type: spec.type, canceledBy: null,
+    details: spec.details, error: null, enqueuedAt, startedAt: null, finishedAt: null, operation: spec.operation,
+  }
+  if (spec.customMetadata !== undefined) task.customMetadata = spec.customMetadata
+  return task
+}
+
 export interface QueueOptions {
   maxTasks?: number
   log?: (msg: string) => void
@@ -115,15 +125,34 @@ export class TaskQueue {
   /** `withOps`: writes that must become durable together with the task (e.g. a small payload's copy). */
   private async write(spec: NewTask, withOps: WriteOp[]): Promise<Task> {
     const uid = this.nextUid++
-    const task: Task = {
-      uid, batchUid: null, indexUid: spec.indexUid, status: 'enqueued', type: spec.type, canceledBy: null,
-      details: spec.details, error: null, enqueuedAt: nowMicros(), startedAt: null, finishedAt: null, operation: spec.operation,
-    }
-    if (spec.customMetadata !== undefined) task.customMetadata = spec.customMetadata
+    const task = enqueuedTask(spec, uid, nowMicros())
     await this.store.commit([...this.putOps(task), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(uid + 1) }, ...withOps])
     this.indexTask(task)
     this.onRegistered(task)
     return task
+  }
+
+  /** The uid the next registered task takes. */
+  get nextTaskUid(): number {
+    return this.nextUid
+  }
+
+  /**
+   * Register tasks whose uids and enqueue times a replicated log chose (engine/cluster/), in one write: they must be
+   * the next uids, in order, and the counter moves in the same write, so a crash leaves them registered with their
+   * counter or none of them. One caller registers at a time (the log's applier, in order).
+   */
+  async registerReplicated(tasks: Task[], withOps: WriteOp[] = []): Promise<void> {
+    if (tasks.length === 0) return
+    tasks.forEach((task, i) => {
+      if (task.uid !== this.nextUid + i) throw new Error(`replicated task ${task.uid} is not the next task (${this.nextUid + i})`)
+    })
+    const next = tasks[tasks.length - 1]!.uid + 1
+    await this.store.commit([...tasks.flatMap((task) => this.putOps(task)), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(next) }, ...withOps])
+    // Counted and indexed in one step, once durable: a reader never sees a uid counted but its task missing.
+    this.nextUid = next
+    for (const task of tasks) this.indexTask(task)
+    for (const task of tasks) this.onRegistered(task)
   }
 
   /**

@@ -64,3 +64,18 @@ export function mentionsVectors(doc: Document): boolean {
   const raw = doc._vectors
   return raw !== null && typeof raw === 'object' && !Array.isArray(raw) && Object.keys(raw).length > 0
 }
+
+/**
+ * The document as it is stored: without the `_vectors` entries of configured embedders (the vector store holds
+ * those), `_vectors` itself gone when nothing is left, as milli stores documents. Entries of names that are not
+ * embedders stay as sent. The same object when there is nothing to take out.
+ */
+export function withoutEmbedderVectors(doc: Document, embedders: Record<string, unknown>): Document {
+  const raw = doc._vectors
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return doc
+  const entries = Object.entries(raw as Record<string, unknown>)
+  if (!entries.some(([name]) => embedders[name] !== undefined)) return doc
+  const { _vectors: _, ...rest } = doc
+  const kept = entries.filter(([name]) => embedders[name] === undefined)
+  return kept.length === 0 ? rest : { ...rest, _vectors: Object.fromEntries(kept) }
+}

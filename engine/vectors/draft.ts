@@ -4,6 +4,9 @@
  * spaces to publish; new vectors enter the shared graph there under fresh slots, invisible to readers until
  * `publish` (readers only accept the slots of their view).
  */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { setImmediate } from 'node:timers/promises'
 import { performance } from 'node:perf_hooks'
 import { encode, type WriteOp } from '../storage/index.js'
@@ -11,14 +14,23 @@ import type { EmbedderSettings } from '../settings/index.js'
 import { encodeEntry, rowKey, spaceKey, type SpaceRecord, type VectorEntry } from './codec.js'
 import { quantize, quantize8 } from './distance.js'
 import { AnnGraph } from './graph.js'
+import { GRAPH_JOB_MIN, type GraphBuildInput } from './graph-build.js'
 import { VectorSpace, type IndexVectors } from './space.js'
 import type { DocumentVectors, EmbedderVectors } from './types.js'
 
 /**
- * Graph insertions run on the indexing thread, which also answers requests: it yields to the event loop once it
- * has inserted for this long (an insertion at 384 dimensions takes about a millisecond).
+ * Graph insertions on the indexing thread (small batches, or no pool), which also answers requests: it yields to
+ * the event loop once it has inserted for this long (an insertion at 384 dimensions takes about a millisecond).
  */
 const TURN_MS = 8
+
+/** Where a batch's graph may be built: a pool job (none: on this thread) and a directory for its files. */
+export interface GraphOptions {
+  /** Runs `buildGraphFile` in a worker (the pool's `buildGraph` job). */
+  build?: (input: GraphBuildInput) => Promise<unknown>
+  /** Default: the OS temporary directory. */
+  scratch?: string
+}
 
 export interface DraftResult {
   spaces: IndexVectors
@@ -87,7 +99,7 @@ export class VectorDraft {
   }
 
   /** The writes of the batch's commit; computes the spaces `result` publishes. */
-  async finalOps(embedders: Record<string, EmbedderSettings>, checkAborted: () => void): Promise<WriteOp[]> {
+  async finalOps(embedders: Record<string, EmbedderSettings>, checkAborted: () => void, options: GraphOptions = {}): Promise<WriteOp[]> {
     const ops: WriteOp[] = []
     const spaces = new Map(this.base)
     const changed: string[] = []
@@ -129,13 +141,14 @@ export class VectorDraft {
           if (!changes.has(docid)) ops.push({ column: 'vectors', key: rowKey(this.indexId, name, docid), value: encodeEntry(q, dims) })
         }
       }
-      let graph = quantized ? null : (from?.graph ?? null)
-      if (!quantized && graph === null) graph = AnnGraph.create(dims)
+      const shared = quantized ? null : (from?.graph ?? null)
       let nextSlot = this.slotStart(name, from?.record.nextSlot ?? base?.record.nextSlot ?? 0)
-      let turn = performance.now()
+      // The graph's changes: slots that go, and the new vectors (inserted below, here or in the pool).
+      const gone: number[] = []
+      const adds: [number, Float32Array][] = []
       for (const [docid, v] of changes) {
         const old = entries.get(docid)
-        if (old) for (const s of old.slots) { slotDoc.delete(s); if (graph) this.removedSlots.push([graph, s]) }
+        if (old) for (const s of old.slots) { slotDoc.delete(s); gone.push(s) }
         if (v === null) {
           entries.delete(docid)
           ops.push({ column: 'vectors', key: rowKey(this.indexId, name, docid) })
@@ -148,14 +161,9 @@ export class VectorDraft {
         entries.set(docid, entry)
         for (const s of slots) slotDoc.set(s, docid)
         ops.push({ column: 'vectors', key: rowKey(this.indexId, name, docid), value: encodeEntry(entry, dims) })
-        if (graph) {
-          for (let k = 0; k < slots.length; k++) {
-            graph.add(slots[k]!, v.embeddings[k]!)
-            this.added.push([graph, slots[k]!])
-            if (performance.now() - turn > TURN_MS) { checkAborted(); await setImmediate(); turn = performance.now() }
-          }
-        }
+        if (!quantized) slots.forEach((slot, k) => adds.push([slot, v.embeddings[k]!]))
       }
+      const graph = quantized ? null : await this.extendGraph(shared, dims, gone, adds, slotDoc, options, checkAborted)
       this.nextSlots.set(name, nextSlot)
       const record: SpaceRecord = { dims, quantized, generation: (base?.record.generation ?? 0) + 1, nextSlot }
       ops.push({ column: 'vectors', key: spaceKey(this.indexId, name), value: encode(record) })
@@ -164,6 +172,43 @@ export class VectorDraft {
     }
     this.next = { spaces, changed, dropped }
     return ops
+  }
+
+  /**
+   * The graph of the batch's view: the shared graph (or a new one) with the new vectors inserted on this thread,
+   * yielding to requests every TURN_MS, under fresh slots readers of the published view do not accept; or, for a
+   * batch of at least GRAPH_JOB_MIN vectors with a pool, a graph of its own built in the pool from a copy of the
+   * shared one (see graph-build.ts), whose slots the view no longer maps are dropped.
+   */
+  private async extendGraph(shared: AnnGraph | null, dims: number, gone: number[], adds: [number, Float32Array][], slotDoc: ReadonlyMap<number, number>, options: GraphOptions, checkAborted: () => void): Promise<AnnGraph> {
+    if (options.build && adds.length >= GRAPH_JOB_MIN) {
+      const dir = mkdtempSync(join(options.scratch ?? tmpdir(), 'graph-'))
+      try {
+        const base = shared && shared.size > 0 ? join(dir, 'base.hnsw') : null
+        if (base) await shared!.saveAsync(base)
+        checkAborted()
+        const vectors = new Float32Array(adds.length * dims)
+        adds.forEach(([, v], i) => vectors.set(v, i * dims))
+        const out = join(dir, 'out.hnsw')
+        const input: GraphBuildInput = { dims, base, out, slots: adds.map(([slot]) => slot), vectors: new Uint8Array(vectors.buffer) }
+        await options.build(input)
+        checkAborted()
+        const graph = await AnnGraph.loadAsync(out, dims)
+        for (const slot of [...graph.slots()]) if (!slotDoc.has(slot)) graph.remove(slot)
+        return graph
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    }
+    const graph = shared ?? AnnGraph.create(dims)
+    for (const s of gone) this.removedSlots.push([graph, s])
+    let turn = performance.now()
+    for (const [slot, v] of adds) {
+      graph.add(slot, v)
+      this.added.push([graph, slot])
+      if (performance.now() - turn > TURN_MS) { checkAborted(); await setImmediate(); turn = performance.now() }
+    }
+    return graph
   }
 
   /** What to publish once the commit is durable (null when nothing changed); old slots leave the graphs. */

@@ -44,6 +44,22 @@ export class AnnGraph {
     return graph
   }
 
+  /** `load` off the calling thread (hnswlib reads the file in its own thread). */
+  static async loadAsync(file: string, dims: number): Promise<AnnGraph> {
+    const index = new hnswlib.HierarchicalNSW('cosine', dims)
+    await index.readIndex(file, true)
+    const graph = new AnnGraph(dims, index, index.getMaxElements())
+    for (const slot of index.getIdsList()) graph.present.add(slot)
+    return graph
+  }
+
+  /** Room for `total` vectors without growing one at a time. */
+  reserve(total: number): void {
+    if (total <= this.capacity) return
+    this.capacity = total
+    this.index.resizeIndex(total)
+  }
+
   get size(): number {
     return this.present.size
   }
@@ -89,5 +105,10 @@ export class AnnGraph {
 
   save(file: string): void {
     this.index.writeIndexSync(file)
+  }
+
+  /** `save` off the calling thread; the graph must not change until it resolves (searches may run). */
+  async saveAsync(file: string): Promise<void> {
+    await this.index.writeIndex(file)
   }
 }

@@ -5,7 +5,8 @@
  */
 import type { EmbedderSettings } from '../settings/index.js'
 import { embedderKind } from '../settings/index.js'
-import type { IndexVectors } from './space.js'
+import type { IndexVectors, VectorSpace } from './space.js'
+import type { VectorEntry } from './codec.js'
 
 /** The shortest decimal that reads back as the same 32-bit float (what Meilisearch's f32 serialization prints). */
 export function f32(x: number): number {
@@ -36,10 +37,14 @@ export function storedVectors(spaces: IndexVectors, embedders: Record<string, Em
       out[name] = { embeddings: [], regenerate: embedderKind(settings.source) !== 'userProvided' }
       continue
     }
-    const embeddings = space!.quantized ? entry.packed.map((b) => unpack(b, space!.dims)) : entry.vectors.map((v) => Array.from(v, f32))
-    out[name] = { embeddings, regenerate: entry.regenerate }
+    out[name] = { embeddings: shownEmbeddings(space!, entry), regenerate: entry.regenerate }
   }
   return out
+}
+
+/** One document's vectors in a space as they are shown: f32 printing, a quantized space's as -1/1 values. */
+export function shownEmbeddings(space: VectorSpace, entry: VectorEntry): number[][] {
+  return space.quantized ? entry.packed.map((b) => unpack(b, space.dims)) : entry.vectors.map((v) => Array.from(v, f32))
 }
 
 /** A shown document's `_vectors` (already normalized by `withVectors`) with the store's vectors laid over it. */

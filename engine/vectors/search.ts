@@ -83,6 +83,21 @@ export function exactNearest(space: VectorSpace, query: Float32Array, k: number,
 }
 
 function quantizedNearest(space: VectorSpace, query: Float32Array, k: number, allowed: Bitmap | null, rescoring: number): Neighbour[] {
+  const qn = norm(query)
+  const best: Neighbour[] = []
+  for (const docid of hammingCandidates(space, query, k * Math.max(1, rescoring), allowed)) {
+    let similarity = -Infinity
+    for (const v of space.entries.get(docid)!.int8) similarity = Math.max(similarity, cosineToInt8(query, v, qn))
+    best.push({ docid, similarity })
+  }
+  return top(best, k)
+}
+
+/**
+ * The documents of a quantized space nearest to `query` by Hamming distance over the sign bits: at least `depth`
+ * of them (all those at the cut-off distance), each once, in no particular order.
+ */
+export function hammingCandidates(space: VectorSpace, query: Float32Array, depth: number, allowed: Bitmap | null): number[] {
   const { words, bits, docids } = space.packed()
   const q = new Uint32Array(words)
   new Uint8Array(q.buffer).set(quantize(query))
@@ -97,20 +112,11 @@ function quantizedNearest(space: VectorSpace, query: Float32Array, k: number, al
     distances[i] = d
     counts[d]!++
   }
-  const depth = k * Math.max(1, rescoring)
   let cut = 0
   for (let seen = 0; cut < counts.length && seen < depth; cut++) seen += counts[cut]!
-  const qn = norm(query)
-  const best = new Map<number, number>()
-  for (let i = 0; i < n; i++) {
-    if (distances[i]! >= cut) continue
-    const docid = docids[i]!
-    if (best.has(docid)) continue
-    let top = -Infinity
-    for (const v of space.entries.get(docid)!.int8) top = Math.max(top, cosineToInt8(query, v, qn))
-    best.set(docid, top)
-  }
-  return top([...best].map(([docid, similarity]) => ({ docid, similarity })), k)
+  const out = new Set<number>()
+  for (let i = 0; i < n; i++) if (distances[i]! < cut) out.add(docids[i]!)
+  return [...out]
 }
 
 function popcount(x: number): number {

@@ -7,6 +7,7 @@
  */
 import { existsSync, mkdirSync, renameSync, rmSync, readdirSync, writeFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { tmpdir } from 'node:os'
 import { keys, decode, type Store } from '../storage/index.js'
 import { decodeEntry, parseKey, type SpaceRecord, type VectorEntry } from './codec.js'
 import { AnnGraph } from './graph.js'
@@ -39,6 +40,11 @@ export class VectorStore {
       this.loading.set(indexId, pending)
     }
     return pending
+  }
+
+  /** Where batches build their graph files (beside the saved graphs; the OS temporary directory without them). */
+  scratchDir(): string {
+    return this.dir ?? tmpdir()
   }
 
   /** The published vectors when already loaded. */

@@ -16,7 +16,7 @@ import { LOCALES, LOCALE_VALUES, TO_ISO_639_3 } from '../../engine/settings/loca
 import {
   DEFAULT_SEMANTIC_RATIO, defaultSearchQuery, type FacetSearchRequest, type HybridQuery, type MatchingStrategy, type SearchQuery,
 } from '../../engine/search/request.js'
-import { rustTrim } from '../../engine/search/rust-trim.js'
+import { rustTrim } from '../../engine/util/rust-text.js'
 import {
   at, invalidParameter, invalidType, invalidValue, missingField, unknownField, unknownParameter, type Path,
   booleanParam, expectUsize, positiveIntegerParam, U64_MAX,

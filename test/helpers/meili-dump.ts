@@ -26,7 +26,8 @@ export async function buildMeiliDump(file: string, options: MeiliDumpOptions = {
     const w = (path: string, text: string) => { mkdirSync(join(dir, path, '..'), { recursive: true }); writeFileSync(join(dir, path), text) }
     w('metadata.json', JSON.stringify({ dumpVersion: options.version ?? 'V6', dbVersion: '1.12.0', dumpDate: '2024-11-21T10:00:00.123456Z' }))
     w('instance_uid.uuid', '9e15e977-f2ae-4761-943f-1eaf75fd736d')
-    w('experimental-features.json', JSON.stringify({ metrics: false, logsRoute: false, editDocumentsByFunction: true, containsFilter: true, network: false, getTaskDocumentsRoute: false, compositeEmbedders: false }))
+    w('network.json', JSON.stringify({ self: 'ms-0', remotes: { 'ms-0': { url: 'http://localhost:7700', searchApiKey: null }, 'ms-1': { url: 'http://localhost:7701', searchApiKey: 'foo', writeApiKey: 'bar' } }, sharding: false }))
+    w('experimental-features.json', JSON.stringify({ metrics: false, logsRoute: false, editDocumentsByFunction: true, containsFilter: true, network: true, getTaskDocumentsRoute: false, compositeEmbedders: false }))
     w('keys.jsonl', jsonl([
       { description: 'The main key to manage all the doggos', name: 'doggos_key', uid: MEILI_DUMP_KEY_UID, actions: ['documents.*', 'search'], indexes: ['doggos'], expires_at: '4130-03-14T12:21:00Z', created_at: '1960-11-15T00:00:00Z', updated_at: '2022-11-10T00:00:00Z' },
       { name: 'admin', uid: '4622f717-1c00-47bb-a494-39d76a49b591', actions: ['*'], indexes: ['*'], expires_at: null, created_at: '2022-01-01T00:01:00Z', updated_at: '2022-05-04T17:25:00Z' },

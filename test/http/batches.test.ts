@@ -5,6 +5,7 @@
 import t from 'tap'
 import { rmSync } from 'node:fs'
 import { call, serverFor, startServer, tempDir, waitTask } from '../helpers/server.js'
+import { batchGate } from '../helpers/batch-gate.js'
 import { err } from '../helpers/meili.js'
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/
@@ -35,7 +36,8 @@ async function waitStatus(url: string, uid: number, status: string, timeoutMs = 
 }
 
 t.test('batches', async (t) => {
-  const { url, client } = await serverFor(t, { env: { TESSERA_TEST_BATCH_DELAY_MS: '400' } })
+  const gate = batchGate(t, true)
+  const { url, client } = await serverFor(t, { env: { ...gate.env, TESSERA_TEST_BATCH_DELAY_MS: '400' } })
   const post = (path: string, json?: unknown) => call(`${url}${path}`, { method: 'POST', json })
   const del = (path: string) => call(`${url}${path}`, { method: 'DELETE' })
   const get = (path: string) => call(`${url}${path}`)
@@ -55,6 +57,7 @@ t.test('batches', async (t) => {
   await del('/indexes/n3') // 5
   await del('/tasks?uids=999') // 6
   await del('/tasks?types=indexSwap') // 7
+  gate.open()
   const tasks = await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map((u) => waitTask(url, u)))
 
   await t.test('autobatching, visible through the batches', async (t) => {

@@ -1,5 +1,6 @@
 import t from 'tap'
 import { serverFor, startServer, call, waitTask, tempDir } from '../helpers/server.js'
+import { batchGate } from '../helpers/batch-gate.js'
 import { rmSync } from 'node:fs'
 
 const post = (url: string, body: string, type: string | null, method = 'POST') =>
@@ -104,6 +105,25 @@ t.test('NDJSON documents read back as sent, whatever the line layout', async (t)
   t.same((await call(`${server.url}/indexes/lf/documents/2`)).body, { ...expected[1], extra: true }, 'an update merges into a document stored from its line')
   const search = (await call(`${server.url}/indexes/lf/search`, { method: 'POST', json: { q: 'spaced' } })).body
   t.same(search.hits.map((h: { id: number }) => h.id), [2], 'and its words are indexed')
+})
+
+t.test('the stored size of a document does not depend on the payload format or its line layout', async (t) => {
+  // An NDJSON line's separators (the line feed before it, a carriage return or spaces around it) are not stored.
+  const server = await serverFor(t)
+  const docs = ['{"id":1,"a":"x"}', '{"id":2,"a":"y"}', '{"id":3,"a":"z"}']
+  const bodies: [string, string, string][] = [
+    ['json', `[${docs.join(',')}]`, 'application/json'],
+    ['lf', docs.join('\n') + '\n', 'application/x-ndjson'],
+    ['crlf', docs.join('\r\n') + '\r\n', 'application/x-ndjson'],
+    ['padded', docs.map((d) => `  ${d}\t`).join('\n'), 'application/x-ndjson'],
+  ]
+  for (const [uid, body, type] of bodies) {
+    const res = await post(`${server.url}/indexes/${uid}/documents`, body, type)
+    t.equal((await waitTask(server.url, res.body.taskUid)).status, 'succeeded', uid)
+    const stats = (await call(`${server.url}/indexes/${uid}/stats`)).body
+    t.equal(stats.rawDocumentDbSize, docs.join('').length, `${uid}: the documents' own bytes`)
+    t.equal(stats.avgDocumentSize, docs[0]!.length, `${uid}: average size`)
+  }
 })
 
 t.test('payload and content-type errors are synchronous and register nothing', async (t) => {
@@ -257,13 +277,16 @@ t.test('every key round-trips, `__proto__` included; static routes win over ids'
 })
 
 t.test('delete then add again within one batch', async (t) => {
-  const server = await serverFor(t, { env: { TESSERA_TEST_BATCH_DELAY_MS: '300' } })
+  const gate = batchGate(t)
+  const server = await serverFor(t, { env: gate.env })
   const first = await call(`${server.url}/indexes/again/documents`, { method: 'POST', json: [{ id: 1, v: 'a' }, { id: 2, v: 'b' }] })
   await waitTask(server.url, first.body.taskUid)
+  gate.close()
   const hold = await call(`${server.url}/indexes/hold`, { method: 'DELETE' })
   const del = await call(`${server.url}/indexes/again/documents/delete-batch`, { method: 'POST', json: [1, 2] })
   const add = await call(`${server.url}/indexes/again/documents`, { method: 'POST', json: [{ id: 1, v: 'c' }, { id: 3, v: 'd' }] })
   const del2 = await call(`${server.url}/indexes/again/documents/3`, { method: 'DELETE' })
+  gate.open()
   await waitTask(server.url, hold.body.taskUid)
   const tasks = await Promise.all([del, add, del2].map((r) => waitTask(server.url, r.body.taskUid)))
   t.equal(new Set(tasks.map((x) => x.batchUid)).size, 1, 'one batch')

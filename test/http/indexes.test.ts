@@ -7,6 +7,7 @@ import { MeilisearchApiError } from 'meilisearch'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROOT, call, serverFor, waitTask } from '../helpers/server.js'
+import { batchGate } from '../helpers/batch-gate.js'
 import { err } from '../helpers/meili.js'
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/
@@ -370,13 +371,15 @@ t.test('isIndexing is true while a batch of the index is processing, not while i
 })
 
 t.test('tasks registered after a rename keep the old name', async (t) => {
-  const server = await serverFor(t, { env: { TESSERA_TEST_BATCH_DELAY_MS: '400' } })
+  const gate = batchGate(t, true)
+  const server = await serverFor(t, { env: gate.env })
   const { url } = server
   const post = (json: unknown) => call(`${url}/indexes`, { method: 'POST', json })
   const c = await post({ uid: 'old', primaryKey: 'a' })
   const rename = await call(`${url}/indexes/old`, { method: 'PATCH', json: { uid: 'new' } })
   // Registered while the rename waits: it names `old`, which is free again once the rename ran.
   const again = await post({ uid: 'old', primaryKey: 'b' })
+  gate.open()
   const renamed = await waitTask(url, rename.body.taskUid)
   t.equal(renamed.status, 'succeeded')
   const later = await waitTask(url, again.body.taskUid)

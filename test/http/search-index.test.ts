@@ -5,6 +5,7 @@
 import t from 'tap'
 import { rmSync } from 'node:fs'
 import { call, serverFor, startServer, tempDir, updateSettings, waitTask } from '../helpers/server.js'
+import { batchGate } from '../helpers/batch-gate.js'
 import { seededRandom } from '../helpers/random.js'
 
 const ids = (body: any) => body.hits.map((h: any) => h.id)
@@ -73,17 +74,16 @@ t.test('deletions, updates and word-changing settings', async (t) => {
 })
 
 t.test('searches see the previous view while a batch is processed', async (t) => {
-  const { url } = await serverFor(t, { env: { TESSERA_TEST_BATCH_DELAY_MS: '1500' } })
+  const gate = batchGate(t)
+  const { url } = await serverFor(t, { env: gate.env })
   await add(url, 'books', DOCS)
+  gate.close()
   const pending = await call(`${url}/indexes/books/documents`, { method: 'POST', json: [{ id: 9, title: 'Northanger Abbey', overview: 'England again' }] })
-  // The batch is held in processing for 1.5 s.
-  for (let i = 0; i < 50; i++) {
-    const task = (await call(`${url}/tasks/${pending.body.taskUid}`)).body
-    if (task.status === 'processing') break
-    await new Promise((r) => setTimeout(r, 20))
-  }
+  // The batch is held in processing until the gate opens.
+  while ((await call(`${url}/tasks/${pending.body.taskUid}`)).body.status !== 'processing') await new Promise((r) => setTimeout(r, 20))
   t.same(ids(await search(url, 'books', 'england')), [1, 2], 'the running batch is invisible')
   t.same(ids(await search(url, 'books', 'abbey')), [])
+  gate.open()
   await waitTask(url, pending.body.taskUid)
   t.same(sorted(await search(url, 'books', 'england')), [1, 2, 9], 'visible once published')
 })

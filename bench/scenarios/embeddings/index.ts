@@ -3,6 +3,7 @@
  * every request after 20 ms. A fresh server of this build embeds N generated documents through a `rest` embedder
  * (batches of 10 texts, 40 requests in flight: the limit is 40 × 10 ÷ 20 ms = 20,000 texts/s) while `/health` and a
  * keyword search are timed, then hybrid searches with `q` are timed with an uncached and a cached query vector.
+ * Then a generated local ONNX model embeds documents with 1 and 2 pool threads (local.ts).
  * Writes `embeddings.json` and `embeddings.md`. Nothing is asserted: the figures are stated next to the limit.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -12,6 +13,7 @@ import type { Outcome, RunContext } from '../../harness/scenario.js'
 import { launch } from '../../harness/server.js'
 import type { EmbeddingsOptions } from './options.js'
 import { startRemoteEmbeddings } from './remote.js'
+import { LOCAL_HIDDEN, localModelThroughput, type LocalRun } from './local.js'
 
 export { DEFAULT_EMBEDDINGS_OPTIONS, quickEmbeddingsOptions, type EmbeddingsOptions } from './options.js'
 
@@ -39,6 +41,9 @@ export interface EmbeddingsReport {
   hybridUncachedP50Ms: number
   hybridCachedP50Ms: number
   keywordIdleP50Ms: number
+  /** Documents per run of the local model, and its documents/s with 1 and 2 pool threads. */
+  localDocuments: number
+  local: LocalRun[]
 }
 
 export async function runEmbeddingsScenario(options: EmbeddingsOptions, ctx: RunContext): Promise<Outcome> {
@@ -93,12 +98,14 @@ export async function runEmbeddingsScenario(options: EmbeddingsOptions, ctx: Run
     const queries = Array.from({ length: options.queries }, (_, i) => title(i * 7919))
     for (const q of queries) uncached.push(await timed(() => call('POST', '/indexes/bench/search', { q, hybrid: { embedder: 'rest', semanticRatio: 0.5 } })))
     for (const q of queries) cached.push(await timed(() => call('POST', '/indexes/bench/search', { q, hybrid: { embedder: 'rest', semanticRatio: 0.5 } })))
+    const local = await localModelThroughput(ctx.dataParent, options.localDocuments, options.localRuns, log)
     const limit = (CONCURRENCY * BATCH) / (options.latencyMs / 1000)
     const report: EmbeddingsReport = {
       documents: options.documents, latencyMs: options.latencyMs, seconds, textsPerSecond: options.documents / seconds,
       limitTextsPerSecond: limit, ratioToLimit: options.documents / seconds / limit, requests, maxInFlight: remote.maxInFlight,
       healthP50Ms: pct(health, 0.5), healthP99Ms: pct(health, 0.99), keywordP50Ms: pct(keyword, 0.5), keywordP99Ms: pct(keyword, 0.99),
       hybridUncachedP50Ms: pct(uncached, 0.5), hybridCachedP50Ms: pct(cached, 0.5), keywordIdleP50Ms: pct(idle, 0.5),
+      localDocuments: options.localDocuments, local,
     }
     mkdirSync(ctx.outDir, { recursive: true })
     const json = join(ctx.outDir, 'embeddings.json')
@@ -131,6 +138,11 @@ function embeddingsMarkdown(date: string, r: EmbeddingsReport): string {
     `| keyword search during embedding | p50 ${f(r.keywordP50Ms, 2)} ms · p99 ${f(r.keywordP99Ms, 2)} ms | idle before: p50 ${f(r.keywordIdleP50Ms, 2)} ms |`,
     `| hybrid search, uncached query vector | p50 ${f(r.hybridUncachedP50Ms, 2)} ms | includes one embedding request (${r.latencyMs} ms) |`,
     `| hybrid search, cached query vector | p50 ${f(r.hybridCachedP50Ms, 2)} ms | \`--experimental-embedding-cache-entries\` |`,
-    '', 'Local-model (transformers.js) throughput is not measured here yet.', '',
+    '',
+    `Local model (transformers.js, a generated BERT-shaped ONNX model of ${LOCAL_HIDDEN} dimensions, mean pooling, one ONNX thread per worker): ${int(r.localDocuments)} documents per run, median of ${r.local[0]?.runs.length ?? 0} run(s).`, '',
+    '| pool threads | whole task, documents/s (median) | runs | generation alone, texts/s (median) | per worker | runs |',
+    '|---:|---:|---|---:|---:|---|',
+    ...r.local.map((l) => `| ${l.threads} | ${int(l.median)} | ${l.runs.map((x) => int(x)).join(' · ')} | ${int(l.generationMedian)} | ${int(l.generationMedian / l.threads)} | ${l.generationRuns.map((x) => int(x)).join(' · ')} |`),
+    '',
   ].join('\n')
 }

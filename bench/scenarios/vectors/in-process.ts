@@ -1,7 +1,8 @@
 /**
  * The in-process half of the vectors scenario: exact neighbours (the truth), `hnswlib-node` and `usearch` raw, and
  * Tessera's vector store (its draft → published space, searched by `nearest`) on the same generated vectors:
- * build rate, recall@10 (plain and filtered) and search p50 in the same process.
+ * build rate, recall@10 (plain and filtered) and search p50 in the same process; for the float space built with its
+ * graph on the indexing thread and in the pool, how long the indexing thread was busy.
  */
 import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
@@ -10,6 +11,11 @@ import { RoaringBitmap32 } from '../../../engine/inverted/index.js'
 import { VectorDraft } from '../../../engine/vectors/draft.js'
 import { exactNearest, nearest, vectorSearchTuning } from '../../../engine/vectors/search.js'
 import { NO_VECTORS, type VectorSpace } from '../../../engine/vectors/space.js'
+import type { GraphBuildInput } from '../../../engine/vectors/graph-build.js'
+import { runJob } from '../../../engine/pool/jobs.js'
+import type { WorkerPool } from '../../../engine/pool/index.js'
+import { createWorkerPool } from '../../../workers/pool.js'
+import { rescoringFigures } from './rescoring.js'
 
 const require = createRequire(import.meta.url)
 
@@ -19,6 +25,8 @@ export interface EngineFigures {
   recall: number
   filteredRecall: number | null
   p50Ms: number
+  /** Tessera's builds: how long the indexing thread was busy while the space was built. */
+  mainThreadBusyMs?: number
   note?: string
 }
 
@@ -30,23 +38,32 @@ const ids = (hits: { docid: number }[]) => hits.map((h) => h.docid)
 export const FILTER_CLUSTER_MODULO = 10
 export const filterAllows = (cluster: number) => cluster % FILTER_CLUSTER_MODULO === 0
 
-export async function inProcessFigures(data: ClusteredVectors, log: (s: string) => void): Promise<{ engines: EngineFigures[]; truth: number[][]; filteredTruth: number[][]; hardness: number }> {
+export async function inProcessFigures(data: ClusteredVectors, log: (s: string) => void, dataParent?: string): Promise<{ engines: EngineFigures[]; rescoring: EngineFigures[]; truth: number[][]; filteredTruth: number[][]; hardness: number }> {
   const dims = data.vectors[0]!.length
   const allowedIds = data.vectors.map((_, i) => i).filter((i) => filterAllows(data.cluster[i]!))
   const allowed = RoaringBitmap32.from(allowedIds)
   const engines: EngineFigures[] = []
 
-  log('vectors: building Tessera float space')
+  log('vectors: building Tessera float space (graph on this thread)')
   const float = await buildSpace(data.vectors, false)
   const truth = data.queries.map((q) => ids(exactNearest(float.space, q, K, null)))
   const filteredTruth = data.queries.map((q) => ids(exactNearest(float.space, q, K, allowed)))
-  engines.push(measure('Tessera store (float, HNSW)', float.rate, truth, filteredTruth, data, (q, f) => ids(nearest(float.space, q, K, f ? allowed : null))))
+  engines.push({ ...measure('Tessera store (float, HNSW, graph on the indexing thread)', float.rate, truth, filteredTruth, data, (q, f) => ids(nearest(float.space, q, K, f ? allowed : null))), mainThreadBusyMs: float.busyMs })
+  log('vectors: building Tessera float space (graph in the pool)')
+  const pool = createWorkerPool(1)
+  try {
+    const pooled = await buildSpace(data.vectors, false, pool)
+    engines.push({ ...measure('Tessera store (float, HNSW, graph built in the pool)', pooled.rate, truth, filteredTruth, data, (q, f) => ids(nearest(pooled.space, q, K, f ? allowed : null))), mainThreadBusyMs: pooled.busyMs })
+  } finally {
+    await pool.close()
+  }
 
   log('vectors: building Tessera quantized space')
   const bq = await buildSpace(data.vectors, true)
   for (const depth of [10, vectorSearchTuning.rescoring]) {
     engines.push(measure(`Tessera store (binary quantized, rescoring ${depth}×k)`, bq.rate, truth, filteredTruth, data, (q, f) => ids(nearest(bq.space, q, K, f ? allowed : null, { rescoring: depth }))))
   }
+  const rescoring = dataParent === undefined ? [] : await rescoringFigures(data, bq.space, truth, dataParent, log)
 
   log('vectors: hnswlib-node raw')
   const hnswlib = require('hnswlib-node') as typeof import('hnswlib-node')
@@ -77,16 +94,23 @@ export async function inProcessFigures(data: ClusteredVectors, log: (s: string) 
   } catch (err) {
     log(`vectors: usearch unavailable (${(err as Error).message})`)
   }
-  return { engines, truth, filteredTruth, hardness }
+  return { engines, rescoring, truth, filteredTruth, hardness }
 }
 
-async function buildSpace(vectors: Float32Array[], quantized: boolean): Promise<{ space: VectorSpace; rate: number }> {
+/**
+ * One draft of every vector, published. With `pool`, the graph is built by the pool's `buildGraph` job as the
+ * indexing does it for large batches. `busyMs`: the time this thread was busy meanwhile (event loop utilization).
+ */
+async function buildSpace(vectors: Float32Array[], quantized: boolean, pool?: WorkerPool): Promise<{ space: VectorSpace; rate: number; busyMs: number }> {
   const t0 = performance.now()
+  const elu = performance.eventLoopUtilization()
   const draft = new VectorDraft(1, NO_VECTORS, (_n, next) => next)
   vectors.forEach((v, docid) => draft.set(docid, { e: { embeddings: [v], userProvided: true, regenerate: false } }))
-  await draft.finalOps({ e: { source: 'userProvided', dimensions: vectors[0]!.length, binaryQuantized: quantized } }, () => {})
+  const build = pool ? (input: GraphBuildInput) => runJob(pool, 'buildGraph', input) : undefined
+  await draft.finalOps({ e: { source: 'userProvided', dimensions: vectors[0]!.length, binaryQuantized: quantized } }, () => {}, { build })
   const space = draft.result()!.spaces.get('e')!
-  return { space, rate: vectors.length / ((performance.now() - t0) / 1000) }
+  const busyMs = performance.eventLoopUtilization(elu).active
+  return { space, rate: vectors.length / ((performance.now() - t0) / 1000), busyMs }
 }
 
 function measure(name: string, rate: number | null, truth: number[][], filteredTruth: number[][], data: ClusteredVectors, search: (q: Float32Array, filtered: boolean) => number[]): EngineFigures {

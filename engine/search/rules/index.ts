@@ -16,10 +16,12 @@ import { wordPositionRule } from './word-position.js'
 import { exactnessRule } from './exactness.js'
 import { sortRule } from './sort.js'
 import { geoSortRule } from './geo-sort.js'
+import { keywordScoreValues, type ScoreValue } from './score-values.js'
 
 export type { RankingRule, RuleKind, Rank } from './rule.js'
 export { globalScore } from './rule.js'
 export { COMPONENTS } from './components.js'
+export { compareScoreValues, keywordScoreValues, type ScoreValue } from './score-values.js'
 
 /**
  * The rules for the index's `rankingRules`: words before any rule that needs it (unless the strategy is `all`,
@@ -91,10 +93,12 @@ function addDigit(rank: number, max: number): void {
 export interface Evaluation {
   score: number
   details: Record<string, unknown>
+  /** What a merge with another search's hits compares (hybrid search); absent: nothing (placeholder hits). */
+  values?: ScoreValue[]
 }
 
 export function evaluationOf(rules: readonly RankingRule[], c: Components, docid: number): Evaluation {
   const details: Record<string, unknown> = {}
   rules.forEach((rule, order) => { details[rule.name] = rule.details(c, docid, order) })
-  return { score: scoreOf(rules, c), details }
+  return { score: scoreOf(rules, c), details, values: keywordScoreValues(rules, c, docid) }
 }

@@ -30,9 +30,11 @@ t.test('fields lists name, value and is_searchable', async (t) => {
   const small = { id: 7, title: 'Echo', note: null }
   t.equal(template.render(small), 'id=7:true;title=Echo:true;note=:true;')
   t.equal(template.render(small, { isSearchable: (f) => f === 'title' }), 'id=7:false;title=Echo:true;note=:false;')
-  // With the index's field names, every field appears, nil when the document lacks it.
-  const withNames = DocumentTemplate.compile('{% for f in fields %}{{ f.name }}{% if f.value == nil %} is nil{% endif %};{% endfor %}', null)
-  t.equal(withNames.render(small, { fieldNames: ['title', 'id', 'missing'] }), 'title;id;missing is nil;')
+  // With the index's field order, the document's own fields come in that order; those it does not list follow.
+  const names = DocumentTemplate.compile('{% for f in fields %}{{ f.name }};{% endfor %}', null)
+  t.equal(names.render({ note: 1, id: 7, title: 'E' }, { fieldNames: ['id', 'title', 'missing', 'note'] }), 'id;title;note;')
+  t.equal(names.render({ extra: 1, id: 7, more: 2 }, { fieldNames: ['id'] }), 'id;extra;more;')
+  t.equal(names.render({ b: 1, a: 2 }), 'b;a;', 'without the index order: the document\'s')
   t.equal(render('{{ fields }}', { a: 1 }), 'nameavalue1is_searchabletrue')
 })
 

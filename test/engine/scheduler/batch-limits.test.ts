@@ -12,16 +12,19 @@ const request = { method: 'replace', format: 'json', csvDelimiter: ',', primaryK
 
 /** Enqueue three additions of `docs` (each its own payload) while another index's batch holds the scheduler. */
 async function threeWhileHeld(engine: Engine, docs: string): Promise<TaskView[]> {
+  // The holding batch waits in `processing` until released, however long the three take to enqueue.
+  const release = engine.scheduler.hold()
   const hold = await updateSettings(engine, 'other', { searchableAttributes: ['x'] })
   while (getTask(engine, hold.taskUid).status === 'enqueued') await new Promise((r) => setTimeout(r, 5))
   const tasks = [await addDocuments(engine, 'a', payload(docs), request), await addDocuments(engine, 'a', payload(docs), request), await addDocuments(engine, 'a', payload(docs), request)]
   t.equal(getTask(engine, hold.taskUid).status, 'processing', 'the three were enqueued while the holding batch ran')
+  release()
   return Promise.all(tasks.map((task) => settle(engine, task.taskUid)))
 }
 
 t.test('the payload size limit splits batches', async (t) => {
   const docs = JSON.stringify([{ id: 1, title: 'one two three four five six seven' }])
-  const engine = await Engine.open({ path: dataDir(t), batchDelayMs: 800, batchLimits: { maxTasks: 100, maxBytes: Buffer.byteLength(docs) + 10 } })
+  const engine = await Engine.open({ path: dataDir(t), batchLimits: { maxTasks: 100, maxBytes: Buffer.byteLength(docs) + 10 } })
   t.teardown(() => engine.close())
   const done = await threeWhileHeld(engine, docs)
   t.same(done.map((task) => task.status), ['succeeded', 'succeeded', 'succeeded'])
@@ -31,7 +34,7 @@ t.test('the payload size limit splits batches', async (t) => {
 })
 
 t.test('the task count limit splits batches', async (t) => {
-  const engine = await Engine.open({ path: dataDir(t), batchDelayMs: 800, batchLimits: { maxTasks: 2, maxBytes: Number.MAX_SAFE_INTEGER } })
+  const engine = await Engine.open({ path: dataDir(t), batchLimits: { maxTasks: 2, maxBytes: Number.MAX_SAFE_INTEGER } })
   t.teardown(() => engine.close())
   const done = await threeWhileHeld(engine, JSON.stringify([{ id: 1 }]))
   t.equal(done[0]!.batchUid, done[1]!.batchUid, 'the first two together')

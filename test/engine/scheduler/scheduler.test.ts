@@ -5,11 +5,13 @@ import { Store, keys } from '../../../engine/storage/index.js'
 import type { Task } from '../../../engine/tasks/types.js'
 
 t.test('a cancelation aborts the running batch: nothing of it is applied', async (t) => {
-  const engine = await Engine.open({ path: dataDir(t), batchDelayMs: 400 })
+  const engine = await Engine.open({ path: dataDir(t) })
   t.teardown(() => engine.close())
+  const release = engine.scheduler.hold() // the creation waits in `processing` until the cancelation aborts it
   const creation = await createIndex(engine, 'movies', null)
   await until(() => getTask(engine, creation.taskUid)?.status === 'processing')
   const cancel = await cancelTasks(engine, { uids: [creation.taskUid] }, '?uids=0')
+  release()
   const canceled = await settle(engine, creation.taskUid)
   t.equal(canceled.status, 'canceled')
   t.equal(canceled.canceledBy, cancel.taskUid)
@@ -75,15 +77,15 @@ t.test('a failed batch leaves no id mapping behind: ids it wrote ahead, ids it d
   // and their id mappings go to disk before the commit), then fails on a bad id. Nothing of it may show: `k` keeps
   // its document (also while the batch runs), the ids it wrote ahead stay unknown, and the internal ids it used,
   // handed out again by the next batch, are not reached through its mappings.
-  // Each batch waits 1.5 s before it starts: time enough, even on a loaded machine, to enqueue the three tasks
-  // below (the large payload is stored and checked first) while the holding batch waits.
-  const engine = await Engine.open({ path: dataDir(t), batchDelayMs: 1500 })
+  const engine = await Engine.open({ path: dataDir(t) })
   t.teardown(() => engine.close())
   const payload = (docs: object[]) => (async function* () { yield Buffer.from(JSON.stringify(docs)) })()
   const add = (docs: object[]) => addDocuments(engine, 'a', payload(docs), { method: 'replace', format: 'json', csvDelimiter: ',', primaryKey: 'id', allowIndexCreation: true })
   const get = async (id: string) => { try { return await getDocument(engine, 'a', id, null, false) } catch (err) { return (err as Error).message } }
   t.equal((await settle(engine, (await add([{ id: 'k', title: 'original' }, { id: 'other', title: 'x' }])).taskUid)).status, 'succeeded')
-  // Another index's task holds the scheduler while the three tasks below are enqueued: they make one batch.
+  // Another index's task holds the scheduler (waiting in `processing` until released, however slow the machine)
+  // while the three tasks below are enqueued: they make one batch.
+  const release = engine.scheduler.hold()
   const hold = await updateSettings(engine, 'b', { searchableAttributes: ['title'] })
   await until(() => getTask(engine, hold.taskUid)?.status === 'processing')
   const big = [{ id: 'k', title: 'replacement' }, ...Array.from({ length: 20_000 }, (_, i) => ({ id: `f${i}`, title: 'filler '.repeat(80) }))]
@@ -91,6 +93,7 @@ t.test('a failed batch leaves no id mapping behind: ids it wrote ahead, ids it d
   const addition = await add(big)
   const failing = await add([{ id: 'bad id!', title: 'x' }])
   t.equal(getTask(engine, hold.taskUid)?.status, 'processing', 'the three tasks were enqueued while the holding batch waited')
+  release()
   await until(() => getTask(engine, addition.taskUid)?.status === 'processing')
   t.same(await get('k'), { id: 'k', title: 'original' }, 'while the batch runs, `k` is still served')
   for (const task of [deletion, addition, failing]) t.equal((await settle(engine, task.taskUid, 60_000)).status, 'failed')
@@ -104,18 +107,20 @@ t.test('a failed batch leaves no id mapping behind: ids it wrote ahead, ids it d
 })
 
 t.test('deletions by filter in one batch see what the batch deleted before them, on the facet index', async (t) => {
-  const engine = await Engine.open({ path: dataDir(t), batchDelayMs: 300 })
+  const engine = await Engine.open({ path: dataDir(t) })
   t.teardown(() => engine.close())
   const payload = (docs: object[]) => (async function* () { yield Buffer.from(JSON.stringify(docs)) })()
   const docs = Array.from({ length: 40 }, (_, i) => ({ id: i, n: i, color: i % 2 === 0 ? 'red' : 'blue', tags: [`t${i % 4}`] }))
   await settle(engine, (await updateSettings(engine, 'a', { filterableAttributes: ['n', 'color', 'tags'] })).taskUid)
   t.equal((await settle(engine, (await addDocuments(engine, 'a', payload(docs), { method: 'replace', format: 'json', csvDelimiter: ',', primaryKey: 'id', allowIndexCreation: true })).taskUid)).status, 'succeeded')
+  const release = engine.scheduler.hold()
   const hold = await updateSettings(engine, 'b', { searchableAttributes: ['title'] })
   await until(() => getTask(engine, hold.taskUid)?.status === 'processing')
   const byIds = await deleteDocuments(engine, 'a', ['0', '1'])
   const first = await deleteDocumentsByFilter(engine, 'a', 'n < 10 AND color = red')
   const second = await deleteDocumentsByFilter(engine, 'a', 'n < 20 OR tags = t3')
   t.equal(getTask(engine, hold.taskUid)?.status, 'processing', 'the deletions were enqueued while the holding batch ran')
+  release()
   const done = await Promise.all([byIds, first, second].map((task) => settle(engine, task.taskUid)))
   t.same(new Set(done.map((task) => task.batchUid)).size, 1, 'one batch')
   // 0 and 1 go by id; the first filter takes the even n in 2..8; the second what is left below 20, and t3 above.

@@ -63,3 +63,45 @@ t.test('batchView shows the progress while the batch runs, and null once it is f
   t.same(batchView(batch).progress, new Progress().view(), 'without a progress object: its first step')
   t.equal(batchView({ ...batch, finishedAt: 2 }, p).progress, null)
 })
+
+t.test('an indexing step shown for a while (embedding) counts on across uses and puts back what it covered', async (t) => {
+  const p = new Progress()
+  p.step(DOCUMENT_OPERATION, 'indexing')
+  const docs = p.count('document', 10)
+  docs.add(4)
+  const first = p.during('extracting embeddings', 'document', 10)
+  first.add(4)
+  docs.add(2)
+  t.same(p.view().steps, [
+    { currentStep: 'processing tasks', finished: 0, total: 2 },
+    { currentStep: 'indexing', finished: 2, total: 3 },
+    { currentStep: 'extracting embeddings', finished: 5, total: 13 },
+    { currentStep: 'document', finished: 4, total: 10 },
+  ])
+  t.ok(Math.abs(p.view().percentage - (2 / 6 + 5 / 78 + 4 / 780) * 100) < 1e-9)
+  first.end()
+  t.same(p.view().steps[2], { currentStep: 'document', finished: 6, total: 10 }, 'the count beneath came back, moved on')
+  const second = p.during('extracting embeddings', 'document', 10)
+  second.add(3)
+  t.same(p.view().steps[3], { currentStep: 'document', finished: 7, total: 10 }, 'the second use counts on from the first')
+  p.phase('writing tasks to disk')
+  second.end()
+  t.same(p.view().steps, [{ currentStep: 'writing tasks to disk', finished: 1, total: 2 }], 'a phase entered since stays')
+})
+
+t.test('the percentage never goes back, even when the steps shown do', async (t) => {
+  const p = new Progress()
+  p.step(DOCUMENT_OPERATION, 'indexing')
+  const docs = p.count('document', 10)
+  docs.add(8)
+  const stored = p.view().percentage
+  t.ok(Math.abs(stored - (2 / 6 + 8 / 60) * 100) < 1e-9)
+  // Embedding the next chunk shows a step whose own share is below what the stored documents reached.
+  const embedding = p.during('extracting embeddings', 'document', 10)
+  t.equal(p.view().steps[2]!.currentStep, 'extracting embeddings')
+  t.equal(p.view().percentage, stored, 'held at the highest reached')
+  embedding.add(10)
+  embedding.end()
+  docs.add(2)
+  t.ok(Math.abs(p.view().percentage - 50) < 1e-9, 'and moves on once the steps pass it')
+})

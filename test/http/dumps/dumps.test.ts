@@ -24,6 +24,9 @@ t.test('a dump made by Tessera restores an identical instance', async (t) => {
   ] })
   const other = await as('/indexes/books/documents', { method: 'POST', json: [{ id: 'b-978', title: 'Dune' }] })
   for (const r of [settings, docs, other]) t.equal(r.status, 202)
+  t.equal((await as('/experimental-features', { method: 'PATCH', json: { network: true } })).status, 200)
+  const network = await as('/network', { method: 'PATCH', json: { self: 'a', remotes: { a: { url: 'http://127.0.0.1:7700' }, b: { url: 'http://127.0.0.1:7701', searchApiKey: 'sk', writeApiKey: 'wk' } } } })
+  t.equal(network.status, 200)
   const key = await as('/keys', { method: 'POST', json: { name: 'movies-search', actions: ['search', 'documents.get'], indexes: ['movies'], expiresAt: '2090-01-01T00:00:00+02:00' } })
   t.equal(key.status, 201)
   await waitAll(a.url, auth)
@@ -42,7 +45,7 @@ t.test('a dump made by Tessera restores an identical instance', async (t) => {
   // The layout is Meilisearch's v6.
   const unpacked = tempDir('tessera-dump-layout-')
   await tar.x({ file, cwd: unpacked })
-  for (const path of ['metadata.json', 'keys.jsonl', 'experimental-features.json', 'tasks/queue.jsonl', 'batches/queue.jsonl',
+  for (const path of ['metadata.json', 'keys.jsonl', 'experimental-features.json', 'network.json', 'tasks/queue.jsonl', 'batches/queue.jsonl',
     'indexes/movies/metadata.json', 'indexes/movies/settings.json', 'indexes/movies/documents.jsonl', 'indexes/books/documents.jsonl']) {
     t.ok(existsSync(join(unpacked, path)), path)
   }
@@ -57,7 +60,7 @@ t.test('a dump made by Tessera restores an identical instance', async (t) => {
   // Import into a fresh instance (same master key: the same key values).
   const b = await serverFor(t, { args: ['--master-key', MASTER_KEY, '--import-dump', file] })
   const bs = (path: string) => call(`${b.url}${path}`, { headers: auth })
-  for (const path of ['/indexes', '/indexes/movies/settings', '/indexes/books/settings', '/indexes/movies/documents?limit=100', '/indexes/books/documents', '/keys?limit=100', '/experimental-features']) {
+  for (const path of ['/indexes', '/indexes/movies/settings', '/indexes/books/settings', '/indexes/movies/documents?limit=100', '/indexes/books/documents', '/keys?limit=100', '/experimental-features', '/network']) {
     t.same((await bs(path)).body, (await as(path)).body, path)
   }
   const search = { method: 'POST', json: { q: 'film', filter: 'genre = drama', sort: ['year:asc'] } } as const
@@ -147,6 +150,11 @@ t.test('a dump in Meilisearch\'s layout is imported', async (t) => {
   // Its value derives from the master key: it searches doggos.
   t.equal((await call(`${s.url}/indexes/doggos/search`, { method: 'POST', json: { q: 'patou' }, headers: { authorization: `Bearer ${key.key}` } })).body.hits.length, 2)
   t.same((await get('/experimental-features')).editDocumentsByFunction, true)
+  // network.json: fields Tessera does not have (`sharding`) are dropped, missing ones take their defaults.
+  t.match(await get('/network'), {
+    self: 'ms-0', leader: null, shards: {},
+    remotes: { 'ms-0': { url: 'http://localhost:7700', searchApiKey: null, writeApiKey: null }, 'ms-1': { url: 'http://localhost:7701', searchApiKey: 'foo', writeApiKey: 'bar' } },
+  })
 })
 
 t.test('start-up rules: an existing database, a missing dump', async (t) => {

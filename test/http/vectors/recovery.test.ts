@@ -53,4 +53,14 @@ t.test('graphs survive restarts and crashes', async (t) => {
   server = await startServer({ dbPath })
   t.same(await nearest([-1, 0], 10), [4, 1, 5], 'deleted labels in the saved graph stay out')
   t.ok(existsSync(join(dbPath, 'vectors')))
+
+  // A batch large enough to have its graph built in the worker pool, then a crash right after it.
+  const angle = (a: number) => [Math.cos(a), Math.sin(a)]
+  await go('/indexes/r/documents', 'POST', Array.from({ length: 600 }, (_, i) => ({ id: 100 + i, _vectors: { e: angle(i / 100) } })))
+  t.same(await nearest(angle(3.004), 2), [400, 401])
+  t.same(await nearest([-1, 0.1], 1), [4], 'the documents of earlier batches are in the new graph')
+  await server.kill9()
+  server = await startServer({ dbPath })
+  t.same(await nearest(angle(3.004), 2), [400, 401], 'a graph built in the pool, repaired after kill -9')
+  t.same(await nearest(angle(5.5), 1), [650])
 })

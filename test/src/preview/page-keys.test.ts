@@ -2,16 +2,12 @@
  * The preview page and API keys, in a real headless browser: the page itself loads without a key; the API's
  * 401/403 bring up the key prompt with the server's message; a wrong key is refused, the right one accepted and kept
  * in the tab's session storage only; a key limited to some indexes sees only those. And the page is absent in
- * production and with --no-preview.
- *
- * While the server does not enforce keys itself (`--master-key` is stored, not enforced, until the keys work
- * lands), the test puts a tiny gate in front of it that answers 401/403 as Meilisearch does (test/helpers/
- * key-gate.ts); once the server answers 401 itself, the test talks to it directly.
+ * production and with --no-preview. The server enforces the keys itself (a key limited to `movies` is created
+ * through `POST /keys`).
  */
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { browserFor, browserMissing, openPage, screenshot, until } from '../../helpers/browser.js'
-import { keyGate } from '../../helpers/key-gate.js'
 import { call, serverFor } from '../../helpers/server.js'
 import { configFile } from '../../helpers/auth.js'
 import { MOVIES, MOVIE_SETTINGS } from './fixtures.js'
@@ -38,21 +34,11 @@ t.test('the key prompt', { skip: browserMissing() }, async (t) => {
   const server = await serverFor(t, { args: ['--master-key', MASTER] })
   const auth = { authorization: `Bearer ${MASTER}` }
   await seed(server.url, auth)
-  const enforced = (await call(`${server.url}/indexes`)).status === 401
-  let base = server.url
-  let limitedKey: string
-  if (enforced) {
-    t.comment('the server enforces keys itself')
-    const created = await call(`${server.url}/keys`, { method: 'POST', json: { actions: ['*'], indexes: ['movies'], expiresAt: null }, headers: auth })
-    t.equal(created.status, 201, created.text)
-    limitedKey = created.body.key
-  } else {
-    t.comment('the server does not enforce keys yet: a gate in front of it answers 401/403 as Meilisearch does')
-    limitedKey = 'a-key-for-movies-only'
-    const gate = await keyGate(server.url, { [MASTER]: '*', [limitedKey]: ['movies'] })
-    t.teardown(() => gate.close())
-    base = gate.url
-  }
+  t.equal((await call(`${server.url}/indexes`)).status, 401, 'the server enforces keys')
+  const base = server.url
+  const created = await call(`${server.url}/keys`, { method: 'POST', json: { actions: ['*'], indexes: ['movies'], expiresAt: null }, headers: auth })
+  t.equal(created.status, 201, created.text)
+  const limitedKey: string = created.body.key
   const browser = await browserFor(t)
   const { page, outside, errors } = await openPage(browser)
   const sent: { path: string; authorization: string | undefined }[] = []

@@ -1,0 +1,210 @@
+/**
+ * Applying the replicated task log on this node: every entry, in stream order, is registered in the local task
+ * queue as task `sequence - 1`, with the entry's writes (a small payload's copy) and the next-uid counter in the
+ * same atomic write (consecutive entries that arrived together share one write). The local queue is then scheduled
+ * and batched exactly as on a single node, so each task is applied once (a batch commits its effects with its
+ * tasks' final states), and the counter is the resume point: after a crash the node consumes again from the first
+ * entry it had not registered.
+ */
+import roaring from 'roaring'
+import { DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
+import type { ObjectStore } from '@nats-io/obj'
+import type { TaskQueue } from '../tasks/queue.js'
+import { enqueuedTask } from '../tasks/queue.js'
+import type { Task } from '../tasks/types.js'
+import type { WriteOp } from '../storage/index.js'
+import type { PayloadFiles } from '../payload/files.js'
+import type { Scheduler } from '../scheduler/scheduler.js'
+import { decodeEntry } from './entry.js'
+import { fetchPayload } from './payload-objects.js'
+
+const { RoaringBitmap32 } = roaring
+
+/** The pause before reading the log again after reading failed or ended. */
+const RETRY_MS = 250
+/**
+ * How often the watchdog compares the stream's last entry with the last one registered here, and after how many
+ * checks without progress while entries wait it reads the log again: a consumer whose server died can stay silent
+ * (seen with one of three nats-servers killed: the client's own recovery did not resume it within minutes).
+ */
+const WATCH_MS = 1_000
+const STALLED_CHECKS = 3
+/** The most entries registered in one write (and waiting to be). */
+const MAX_GROUP = 1_000
+
+export interface ApplierParts {
+  queue: TaskQueue
+  payloads: PayloadFiles
+  scheduler: Scheduler
+  log: (msg: string, level?: 'INFO' | 'ERROR') => void
+}
+
+type Waiter = { resolve: (task: Task | null) => void; timer: NodeJS.Timeout }
+
+export class LogApplier {
+  private readonly waiters = new Map<number, Waiter[]>()
+  private stopped = false
+  private stopConsuming: (() => void) | null = null
+  /** Entries received and not registered yet, in stream order; `flushing` registers them (see `kick`). */
+  private readonly pending: { sequence: number; data: Uint8Array }[] = []
+  private flushing: Promise<void> | null = null
+  private done: Promise<void> = Promise.resolve()
+  /** Set when an entry could not be registered: this node stops applying (and says so) rather than skip it. */
+  failure: Error | null = null
+
+  constructor(
+    private readonly parts: ApplierParts,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly stream: string,
+    private readonly bucket: ObjectStore,
+  ) {}
+
+  /**
+   * Consume the stream from the first entry not registered here, until `stop`. Reading may fail or end (a server
+   * lost, a leader being elected): it then starts again from the first entry not registered, after a pause. An entry
+   * that cannot be registered stops applying for good (see `failure`).
+   */
+  start(): void {
+    const watchdog = setInterval(() => void this.watch(), WATCH_MS)
+    watchdog.unref()
+    this.done = this.run().finally(() => clearInterval(watchdog))
+  }
+
+  private watched = { next: -1, stalled: 0 }
+
+  /** Read the log again when entries wait and none was registered for STALLED_CHECKS checks. */
+  private async watch(): Promise<void> {
+    const next = this.parts.queue.nextTaskUid
+    let last: number
+    try {
+      last = (await this.jsm.streams.info(this.stream)).state.last_seq
+    } catch {
+      return // the servers are unreachable: the consumer's state says nothing more
+    }
+    const waiting = last > next
+    this.watched.stalled = waiting && next === this.watched.next ? this.watched.stalled + 1 : 0
+    this.watched.next = next
+    if (this.watched.stalled >= STALLED_CHECKS && !this.stopped) {
+      this.watched.stalled = 0
+      this.parts.log(`cluster: reading the task log stalled at task ${next} (the stream is at ${last - 1}); reading again`, 'ERROR')
+      this.stopConsuming?.()
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const consumer = await this.js.consumers.get(this.stream, {
+          deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: this.parts.queue.nextTaskUid + 1,
+        })
+        const messages = await consumer.consume({ max_messages: 512 })
+        const close = () => { void messages.close() }
+        this.stopConsuming = close
+        if (this.stopped) break
+        for await (const message of messages) {
+          if (this.stopped || this.failure) break
+          this.pending.push({ sequence: message.seq, data: message.data })
+          this.kick(close)
+          if (this.pending.length >= MAX_GROUP) await this.flushing
+        }
+        close()
+      } catch (err) {
+        if (!this.stopped) this.parts.log(`cluster: reading the task log failed (${(err as Error).message}); reading again from task ${this.parts.queue.nextTaskUid}`, 'ERROR')
+      }
+      // Read again only from what is registered: entries taken but not registered yet are registered first.
+      await this.flushing
+      if (this.failure) return
+      this.pending.length = 0
+      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RETRY_MS))
+    }
+  }
+
+  /**
+   * Group commit: entries arriving while a group is being registered wait and form the next group, so a stream of
+   * small tasks costs one write per group, not one per task.
+   */
+  private kick(close: () => void): void {
+    if (this.flushing || this.failure) return
+    this.flushing = this.flush(close).finally(() => {
+      this.flushing = null
+      if (this.pending.length > 0) this.kick(close)
+    })
+  }
+
+  private async flush(close: () => void): Promise<void> {
+    while (this.pending.length > 0 && !this.failure) {
+      const group = this.pending.splice(0, MAX_GROUP)
+      try {
+        await this.apply(group)
+      } catch (err) {
+        this.failure = err as Error
+        this.pending.length = 0
+        this.parts.log(`cluster: this node stopped applying the task log at task ${this.parts.queue.nextTaskUid}: ${(err as Error).stack ?? err}`, 'ERROR')
+        close()
+      }
+    }
+  }
+
+  /** Register a group of consecutive entries (those registered already, delivered again, are skipped). */
+  private async apply(group: { sequence: number; data: Uint8Array }[]): Promise<void> {
+    const { queue, payloads, scheduler } = this.parts
+    const tasks: Task[] = []
+    const ops: WriteOp[] = []
+    let next = queue.nextTaskUid
+    for (const { sequence, data } of group) {
+      const uid = sequence - 1
+      if (uid < next) continue
+      if (uid > next) throw new Error(`task log entry ${sequence} arrived before entry ${next + 1}`)
+      const entry = decodeEntry(data)
+      if (entry.object && entry.task.operation.type === 'documentAdditionOrUpdate') {
+        if (!(await fetchPayload(this.bucket, entry.object.name, payloads.path(entry.object.name), entry.object.bytes))) {
+          this.parts.log(`cluster: the payload of task ${uid} is missing from the bucket; the task will fail`, 'ERROR')
+        }
+      }
+      tasks.push(enqueuedTask(entry.task, uid, entry.enqueuedAt))
+      ops.push(...entry.ops)
+      next++
+    }
+    await queue.registerReplicated(tasks, ops)
+    for (const task of tasks) {
+      // A cancelation stops a running batch holding its tasks at once, on every node (as on the one that took it).
+      if (task.operation.type === 'taskCancelation') scheduler.abortIfProcessing(RoaringBitmap32.deserialize(Buffer.from(task.operation.tasks, 'base64'), 'portable'))
+      this.settle(task.uid, task)
+    }
+  }
+
+  /** Resolves with task `uid` once this node registered it, or null after `timeoutMs`. */
+  registered(uid: number, timeoutMs: number): Promise<Task | null> {
+    if (uid < this.parts.queue.nextTaskUid) return Promise.resolve(this.parts.queue.get(uid) ?? null)
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        resolve,
+        timer: setTimeout(() => {
+          const list = this.waiters.get(uid)
+          list?.splice(list.indexOf(waiter), 1)
+          if (list?.length === 0) this.waiters.delete(uid)
+          resolve(null)
+        }, timeoutMs),
+      }
+      const list = this.waiters.get(uid) ?? []
+      list.push(waiter)
+      this.waiters.set(uid, list)
+    })
+  }
+
+  private settle(uid: number, task: Task): void {
+    const list = this.waiters.get(uid)
+    if (!list) return
+    this.waiters.delete(uid)
+    for (const w of list) { clearTimeout(w.timer); w.resolve(task) }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.stopConsuming?.()
+    await this.done
+    for (const [, list] of this.waiters) for (const w of list) { clearTimeout(w.timer); w.resolve(null) }
+    this.waiters.clear()
+  }
+}

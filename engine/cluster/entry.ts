@@ -1,0 +1,52 @@
+/**
+ * One entry of the replicated task log: a task as its registering node built it, the moment it was enqueued (so
+ * every node shows the same `enqueuedAt`), the writes that must be durable with it (a small payload's database
+ * copy), and for a large payload the name of its object in the payloads bucket.
+ *
+ * The task itself travels as JSON text: its details and settings carry user-named keys, which must round-trip
+ * exactly (msgpackr renames `__proto__`); the rest is msgpack, so payload bytes are not re-encoded.
+ */
+import { pack, unpack } from 'msgpackr'
+import { COLUMNS, type Column, type WriteOp } from '../storage/index.js'
+import type { NewTask } from '../tasks/queue.js'
+import type { Micros } from '../tasks/types.js'
+
+const VERSION = 1
+
+export interface LogEntry {
+  task: NewTask
+  enqueuedAt: Micros
+  ops: WriteOp[]
+  /** A large payload, stored in the bucket as `name`, written to the task's payload file before it registers. */
+  object: { name: string; bytes: number } | null
+}
+
+interface Wire {
+  v: number
+  task: string
+  enqueuedAt: Micros
+  ops: [Column, Uint8Array, Uint8Array | null][]
+  object: { name: string; bytes: number } | null
+}
+
+export function encodeEntry(entry: LogEntry): Uint8Array {
+  const wire: Wire = {
+    v: VERSION,
+    task: JSON.stringify(entry.task),
+    enqueuedAt: entry.enqueuedAt,
+    ops: entry.ops.map((op) => [op.column, op.key, op.value ?? null]),
+    object: entry.object,
+  }
+  return pack(wire)
+}
+
+/** Throws on an entry this version cannot read (written by a newer Tessera, or not by Tessera at all). */
+export function decodeEntry(bytes: Uint8Array): LogEntry {
+  const wire = unpack(bytes) as Wire
+  if (wire?.v !== VERSION || typeof wire.task !== 'string') throw new Error(`unreadable task log entry (version ${String(wire?.v)})`)
+  const ops = wire.ops.map(([column, key, value]): WriteOp => {
+    if (!(COLUMNS as readonly string[]).includes(column)) throw new Error(`task log entry writes to unknown column ${column}`)
+    return value === null ? { column, key: Buffer.from(key) } : { column, key: Buffer.from(key), value: Buffer.from(value) }
+  })
+  return { task: JSON.parse(wire.task) as NewTask, enqueuedAt: wire.enqueuedAt, ops, object: wire.object ?? null }
+}

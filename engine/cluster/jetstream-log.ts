@@ -1,0 +1,98 @@
+/**
+ * The replicated task log on NATS JetStream. A write publishes its entry to the stream with a message id (a retry
+ * after a lost acknowledgement is de-duplicated by the stream) and is acknowledged once the stream stored it on a
+ * quorum of its replicas; the task's uid is the entry's sequence minus one, so uids are cluster-wide, monotonic and
+ * never reused. The answer waits for this node to register the task (so `GET /tasks/{uid}` right after a `202`
+ * finds it on the node that answered).
+ */
+import { randomUUID } from 'node:crypto'
+import { existsSync, statSync } from 'node:fs'
+import type { JetStreamClient } from '@nats-io/jetstream'
+import type { ObjectStore } from '@nats-io/obj'
+import { TesseraError } from '../errors/index.js'
+import type { WriteOp } from '../storage/index.js'
+import { enqueuedTask, type NewTask } from '../tasks/queue.js'
+import type { TaskLog } from '../tasks/task-log.js'
+import type { Task } from '../tasks/types.js'
+import { nowMicros } from '../tasks/time.js'
+import type { PayloadFiles } from '../payload/files.js'
+import { encodeEntry } from './entry.js'
+import type { LogApplier } from './applier.js'
+import { putPayload } from './payload-objects.js'
+
+/**
+ * How long one publish waits for the stream's acknowledgement, how long a write keeps trying (same message id), and
+ * the pause after a failed attempt. Losing a server makes publishes fail at once ("no responders") until the stream
+ * has a new leader, a few seconds: a write waits through that rather than fail.
+ */
+const PUBLISH_TIMEOUT_MS = 5_000
+const PUBLISH_DEADLINE_MS = 15_000
+const PUBLISH_PAUSE_MS = 250
+
+export interface JetStreamLogParts {
+  js: JetStreamClient
+  bucket: ObjectStore
+  subject: string
+  /** The largest message the servers take: an entry past it is refused (see `append`). */
+  maxPayload: number
+  payloads: PayloadFiles
+  applier: LogApplier
+  registerWaitMs: number
+  close: () => Promise<void>
+}
+
+export class JetStreamTaskLog implements TaskLog {
+  constructor(private readonly parts: JetStreamLogParts) {}
+
+  async append(spec: NewTask, withOps: WriteOp[]): Promise<Task> {
+    const { js, bucket, subject, payloads, applier } = this.parts
+    if (applier.failure) throw unavailable(`this node stopped applying the task log (${applier.failure.message})`)
+    let object: { name: string; bytes: number } | null = null
+    const op = spec.operation
+    // A payload past INLINE_LIMIT has a file (a small one has its copy among `withOps`): it goes to the bucket first.
+    if (op.type === 'documentAdditionOrUpdate' && existsSync(payloads.path(op.payload))) {
+      try {
+        await putPayload(bucket, op.payload, payloads.path(op.payload))
+      } catch (err) {
+        throw unavailable(`the payload could not be stored in the cluster (${(err as Error).message})`)
+      }
+      object = { name: op.payload, bytes: op.bytes ?? statSync(payloads.path(op.payload)).size }
+    }
+    const enqueuedAt = nowMicros()
+    const data = encodeEntry({ task: spec, enqueuedAt, ops: withOps, object })
+    if (data.byteLength > this.parts.maxPayload) {
+      throw new TesseraError('payload_too_large', `The task is ${data.byteLength} bytes once encoded for the cluster's task log, more than the ${this.parts.maxPayload} bytes a NATS message may hold.`)
+    }
+    const sequence = await this.publish(subject, data)
+    const uid = sequence - 1
+    return (await applier.registered(uid, this.parts.registerWaitMs)) ?? enqueuedTask(spec, uid, enqueuedAt)
+  }
+
+  /** Publish with one message id across attempts: an entry stored but whose acknowledgement was lost is not stored twice. */
+  private async publish(subject: string, data: Uint8Array): Promise<number> {
+    const msgID = randomUUID()
+    const deadline = performance.now() + PUBLISH_DEADLINE_MS
+    let last: Error | null = null
+    for (;;) {
+      const remaining = deadline - performance.now()
+      if (remaining <= 0) break
+      try {
+        const ack = await this.parts.js.publish(subject, data, { msgID, timeout: Math.min(PUBLISH_TIMEOUT_MS, Math.max(remaining, 500)) })
+        return ack.seq
+      } catch (err) {
+        last = err as Error
+      }
+      await new Promise((resolve) => setTimeout(resolve, PUBLISH_PAUSE_MS))
+    }
+    throw unavailable(`the task log did not acknowledge it within ${PUBLISH_DEADLINE_MS / 1000} s (${last?.message}); an entry stored without acknowledgement still shows on GET /tasks`)
+  }
+
+  async close(): Promise<void> {
+    await this.parts.applier.stop()
+    await this.parts.close()
+  }
+}
+
+function unavailable(why: string): TesseraError {
+  return new TesseraError('task_log_unavailable', `The task could not be registered: ${why}.`)
+}

@@ -1,0 +1,42 @@
+/**
+ * `npm run cluster -- --nodes N` (src/cluster/run.ts, compiled): starts N nats-servers and N Tessera nodes, prints
+ * their URLs, the nodes form one cluster, and Ctrl-C (SIGINT) stops every process and removes the temporary data.
+ */
+import t from 'tap'
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { freePort } from '../../src/cluster/nats-servers.js'
+import { ROOT, call } from '../helpers/server.js'
+import { natsMissing } from './cluster.js'
+
+t.setTimeout(600_000)
+
+t.test('npm run cluster -- --nodes 2', { skip: natsMissing() }, async (t) => {
+  const basePort = await freePort()
+  const proc = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'cluster', 'run.js'), '--nodes', '2', '--base-port', String(basePort)], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)))
+  t.teardown(async () => { if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL'); await exited })
+  let out = ''
+  proc.stderr!.resume()
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URLs within 120 s:\n${out}`)), 120_000)
+    proc.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d
+      if (/Ctrl-C stops them all/.test(out)) { clearTimeout(timer); resolve() }
+    })
+  })
+  const urls = [...out.matchAll(/node-\d: (http:\/\/127\.0\.0\.1:\d+)/g)].map((m) => m[1]!)
+  t.same(urls, [`http://127.0.0.1:${basePort}`, `http://127.0.0.1:${basePort + 1}`])
+  const dataDir = /data: (\S+)/.exec(out)?.[1]
+  t.ok(dataDir && existsSync(dataDir), 'a temporary data directory')
+  const task = await call(`${urls[0]}/indexes`, { method: 'POST', json: { uid: 'x' } })
+  t.equal(task.status, 202)
+  const index = await call(`${urls[1]}/indexes/x`, { headers: { 'x-tessera-after-task': String(task.body.taskUid) } })
+  t.equal(index.status, 200, 'the second node applied what the first took')
+  proc.kill('SIGINT')
+  t.equal(await exited, 0, 'Ctrl-C stops it')
+  t.notOk(existsSync(dataDir!), 'and removes the temporary data')
+  const gone = await fetch(urls[0]!).then(() => 'answering', () => 'stopped')
+  t.equal(gone, 'stopped', 'the nodes are stopped')
+})
