@@ -22,6 +22,7 @@ import { runFacetsScenario } from './scenarios/facets/index.js'
 import { LOAD_KINDS, runFoundation } from './scenarios/foundation/index.js'
 import { runSearchScenario } from './scenarios/search/index.js'
 import { sweepsScenario } from './scenarios/sweeps/index.js'
+import { concurrencyScenario } from './scenarios/concurrency/index.js'
 import { tasksScenario } from './scenarios/tasks/index.js'
 import { runVectorsScenario } from './scenarios/vectors/index.js'
 import { runEmbeddingsScenario } from './scenarios/embeddings/index.js'
@@ -33,12 +34,13 @@ const REPORTED: Array<{ kind: RunKind; run(options: Options, ctx: RunContext): P
   { kind: 'search', run: (o, ctx) => runSearchScenario(o.search, ctx) },
   { kind: 'facets', run: (o, ctx) => runFacetsScenario(o.facets, ctx) },
   { kind: 'sweeps', run: (o, ctx) => runReported(sweepsScenario(o.sweeps), ctx) },
+  { kind: 'concurrency', run: (o, ctx) => runReported(concurrencyScenario(o.concurrency), ctx) },
   { kind: 'vectors', run: (o, ctx) => runVectorsScenario(o.vectors, ctx) },
   { kind: 'embeddings', run: (o, ctx) => runEmbeddingsScenario(o.embeddings, ctx) },
   { kind: 'cluster', run: (o, ctx) => runClusterScenario(o.cluster, ctx) },
 ]
 /** The order their reports are printed in (the tasks and sweeps reports first, as since they were added). */
-const PRINT_ORDER: RunKind[] = ['tasks', 'sweeps', 'facets', 'search', 'vectors', 'embeddings', 'cluster']
+const PRINT_ORDER: RunKind[] = ['tasks', 'sweeps', 'facets', 'search', 'concurrency', 'vectors', 'embeddings', 'cluster']
 
 async function main(): Promise<void> {
   let options: Options

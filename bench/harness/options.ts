@@ -12,18 +12,19 @@ import { DEFAULT_FACETS_OPTIONS, quickFacetsOptions, type FacetsOptions } from '
 import type { LoadSettings } from '../scenarios/foundation/index.js'
 import { DEFAULT_SEARCH_OPTIONS, quickSearchOptions, type SearchOptions } from '../scenarios/search/options.js'
 import { DEFAULT_SWEEPS_OPTIONS, quickSweepsOptions, type SweepsOptions } from '../scenarios/sweeps/options.js'
+import { DEFAULT_CONCURRENCY_OPTIONS, quickConcurrencyOptions, type ConcurrencyOptions } from '../scenarios/concurrency/options.js'
 import { DEFAULT_TASKS_OPTIONS, quickTasksOptions, type TasksOptions } from '../scenarios/tasks/options.js'
 import { DEFAULT_VECTORS_OPTIONS, quickVectorsOptions, type VectorsOptions } from '../scenarios/vectors/options.js'
 import { DEFAULT_CLUSTER_OPTIONS, quickClusterOptions, type ClusterBenchOptions } from '../scenarios/cluster/options.js'
 import { DEFAULT_EMBEDDINGS_OPTIONS, quickEmbeddingsOptions, type EmbeddingsOptions } from '../scenarios/embeddings/options.js'
 import { ROOT, type Adapter } from './server.js'
 
-export type RunKind = 'register' | 'cancel' | 'health' | 'documents' | 'search' | 'facets' | 'tasks' | 'sweeps' | 'vectors' | 'embeddings' | 'cluster'
-export const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'tasks', 'search', 'facets', 'sweeps', 'vectors', 'embeddings', 'cluster'] as const
+export type RunKind = 'register' | 'cancel' | 'health' | 'documents' | 'search' | 'facets' | 'tasks' | 'sweeps' | 'concurrency' | 'vectors' | 'embeddings' | 'cluster'
+export const ALL_KINDS = ['register', 'cancel', 'health', 'documents', 'tasks', 'search', 'facets', 'sweeps', 'concurrency', 'vectors', 'embeddings', 'cluster'] as const
 /** Run only when named with --only (they need nats-server, and start several servers). */
 const ONLY_WHEN_NAMED: readonly RunKind[] = ['cluster']
 /** Scenarios that write their own report (not foundation.json). */
-export const OWN_REPORT: readonly RunKind[] = ['search', 'facets', 'tasks', 'sweeps', 'vectors', 'embeddings', 'cluster']
+export const OWN_REPORT: readonly RunKind[] = ['search', 'facets', 'tasks', 'sweeps', 'concurrency', 'vectors', 'embeddings', 'cluster']
 /** Scenarios that can measure a server given with `--url`. */
 export const REMOTE_KINDS: readonly RunKind[] = ['search', 'tasks', 'sweeps']
 
@@ -37,6 +38,7 @@ export interface Options extends LoadSettings {
   facets: FacetsOptions
   tasks: TasksOptions
   sweeps: SweepsOptions
+  concurrency: ConcurrencyOptions
   vectors: VectorsOptions
   cluster: ClusterBenchOptions
   embeddings: EmbeddingsOptions
@@ -54,7 +56,7 @@ export const USAGE = `Usage: npm run bench -- [options]   (or, installed: tesser
   --connections N       concurrent keep-alive connections, one request in flight each (default 64)
   --max-requests N      end a window early after N successful requests (default 200000)
   --only LIST           scenarios, comma-separated: register, cancel, health, documents, tasks, search,
-                        facets, sweeps, vectors, embeddings (default all)
+                        facets, sweeps, concurrency, vectors, embeddings (default all)
                         and cluster, run only when named (a single node, then 1 and 3 nodes in cluster mode
                         over nats-server; see README, Cluster)
   --vectors N           vectors scenario: generated 384-dimension vectors (default 100000; --quick 5000)
@@ -88,6 +90,9 @@ export const USAGE = `Usage: npm run bench -- [options]   (or, installed: tesser
                         flexsearch, minisearch, orama, sqlite-fts5 (default all; with sqlite-fts5, the documents
                         scenario's short-documents run is compared with FTS5 too)
   --no-peers            search scenario: no peers (documents scenario: no FTS5 comparison)
+  --ingest-corpus NAME  concurrency scenario: what another index ingests while the small one is searched: a corpus
+                        of \`npm run corpora\` (gcide, manpages, spamassassin) or generated (default gcide;
+                        --quick generated, 50,000 documents)
   --facet-docs N        facets scenario: documents of its generated corpus (default 200000)
   --facet-rounds N      facets scenario: measured passes over each case's variants (default 20)
   --repeat N            runs of each search, facets, tasks and sweeps scenario (default 3; 1 with --quick):
@@ -117,6 +122,7 @@ export function parseOptions(argv: string[]): Options {
     facets: { ...DEFAULT_FACETS_OPTIONS },
     tasks: { ...DEFAULT_TASKS_OPTIONS },
     sweeps: { ...DEFAULT_SWEEPS_OPTIONS },
+    concurrency: { ...DEFAULT_CONCURRENCY_OPTIONS },
     vectors: { ...DEFAULT_VECTORS_OPTIONS },
     embeddings: { ...DEFAULT_EMBEDDINGS_OPTIONS },
     cluster: { ...DEFAULT_CLUSTER_OPTIONS },
@@ -204,6 +210,11 @@ export function parseOptions(argv: string[]): Options {
       case 'search-duration': searchOverrides.qpsSeconds = positive(flag, value(), false); break
       case 'server-cpu-prof': searchOverrides.serverCpuProfDir = value(); break
       case 'peers': searchOverrides.peers = list(flag, value(), PEERS); break
+      case 'ingest-corpus': {
+        const name = value()
+        options.concurrency.ingestCorpus = name === 'generated' ? null : name
+        break
+      }
       case 'facet-docs': facetOverrides.documents = positive(flag, value(), true); break
       case 'facet-rounds': facetOverrides.rounds = positive(flag, value(), true); break
       case 'vectors': vectorOverrides.count = positive(flag, value(), true); break
@@ -222,6 +233,7 @@ export function parseOptions(argv: string[]): Options {
     options.facets = quickFacetsOptions(options.facets)
     options.tasks = quickTasksOptions(options.tasks)
     options.sweeps = quickSweepsOptions(options.sweeps)
+    if (!given.has('ingest-corpus')) options.concurrency = quickConcurrencyOptions(options.concurrency)
     options.vectors = quickVectorsOptions()
     options.embeddings = quickEmbeddingsOptions()
     options.cluster = quickClusterOptions()

@@ -12,7 +12,7 @@ import type { Outcome, RunContext } from './scenario.js'
 import { openTarget, type Target } from './target.js'
 
 export interface ReportedScenario<R> {
-  name: 'tasks' | 'sweeps'
+  name: 'tasks' | 'sweeps' | 'concurrency'
   title: string
   run(open: (part: string) => Promise<Target>): Promise<R>
   markdown(result: R): string

@@ -8,6 +8,7 @@
  * kept documents are extracted again.
  */
 import { setImmediate } from 'node:timers/promises'
+import { turnTaker } from '../util/turns.js'
 import { TesseraError, indexNotFound } from '../errors/index.js'
 import { runJob } from '../pool/jobs.js'
 import { INLINE_LIMIT } from '../payload/files.js'
@@ -63,6 +64,8 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
     while (sent < op.chunks.length && inFlight.length < ahead && (primaryKey !== null || sent === 0)) inFlight.push(prepare(sent++))
   }
   const names: string[] = []
+  // Searches on other indexes answer between turns of a few ms (this thread serves them too).
+  const turn = turnTaker()
   // The batch's additions count their documents together, out of all the batch received.
   batch.deps.progress?.step(DOCUMENT_OPERATION, 'indexing')
   const counted = batch.deps.progress?.count('document', batch.deps.receivedDocuments ?? 0)
@@ -89,6 +92,7 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
       // Documents the embedders look at, stored with what they generate once the chunk is read.
       const toEmbed: { docid: number; provided: DocumentVectors | null; pending: PendingDocument }[] = []
       for (let k = 0; k < chunk.ids.length; k++) {
+        await turn()
         const ext = chunk.ids[k]!
         // An NDJSON line's own text comes with the separators around it (the line feed before it, a carriage
         // return after it): the stored document is the JSON value alone, as from the other formats.
@@ -121,13 +125,16 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
           const kept = given ? withoutEmbedderVectors(given, embedders) : null
           if (kept && kept !== given) docids[k] = await docs.put(ext, (stored = kept))
           else docids[k] = await docs.putEncoded(ext, encoded, names)
-          stored ??= given ?? decodeDocument(encoded)
-          facets?.add(docids[k]!, stored)
-          if (skipCreation) replaced.push({ at: k, doc: stored })
+          // Decoded only for what reads the document: facets, a re-extraction, the embedders.
+          if (facets || skipCreation || withEmbedders) {
+            stored ??= given ?? decodeDocument(encoded)
+            facets?.add(docids[k]!, stored)
+            if (skipCreation) replaced.push({ at: k, doc: stored })
+          }
         }
         if (withEmbedders) {
           const previous = existing === undefined ? null : previousVectors(vectors, existing, embedderNames)
-          toEmbed.push({ docid: docids[k]!, provided, pending: { id: ext, doc: withGivenVectors(stored, given), previous, previousDoc: old ?? null } })
+          toEmbed.push({ docid: docids[k]!, provided, pending: { id: ext, doc: withGivenVectors(stored!, given), previous, previousDoc: old ?? null } })
         } else if (provided) storeDocumentVectors(vectors, docids[k]!, provided)
       }
       if (toEmbed.length > 0) {
@@ -136,11 +143,12 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
       }
       received += chunk.ids.length
       indexed += chunk.ids.length - skipped
-      if (skipped === 0) words.add(docids, chunk.words)
-      else if (replaced.length > 0) words.add(replaced.map((m) => docids[m.at]!), await batch.extract(replaced.map((m) => m.doc), extraction))
-      if (merged.length > 0) words.add(merged.map((m) => docids[m.at]!), await batch.extract(merged.map((m) => m.doc), extraction))
+      if (skipped === 0) await words.addInTurns(docids, chunk.words)
+      else if (replaced.length > 0) await words.addInTurns(replaced.map((m) => docids[m.at]!), await batch.extract(replaced.map((m) => m.doc), extraction))
+      if (merged.length > 0) await words.addInTurns(merged.map((m) => docids[m.at]!), await batch.extract(merged.map((m) => m.doc), extraction))
       // New documents' forward records go to disk with them, ahead of the final commit.
       for (const docid of docids) {
+        await turn()
         if (docid === undefined) continue
         const record = words.recordBytes(docid)
         if (record && await docs.writeAhead('positions', docid, record)) words.writtenAhead(docid)

@@ -220,7 +220,9 @@ export class IndexBatch {
     }
     for (const [id, words] of this.words) {
       if (!this.stillLive(id) || words.touched === 0 && !words.full) continue
-      const { ops: wordOps, apply } = words.finalize()
+      // Worked out in turns (searches answer meanwhile), new words' postings encoded in the pool.
+      const pool = this.deps.pool
+      const { ops: wordOps, apply } = await words.finalizeInTurns(pool ? { encode: (input) => runJob(pool, 'encodePostings', input), partitions: pool.threads * 2 } : {})
       for (const op of wordOps) ops.push(op)
       this.wordApplies.push(apply)
     }

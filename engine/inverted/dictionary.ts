@@ -7,6 +7,7 @@
  * Distances are Damerau–Levenshtein with adjacent transpositions (optimal string alignment), counted in UTF-16
  * units, as milli's Levenshtein automata count one edit per character (transpositions included).
  */
+import { straight, type Steps } from '../util/turns.js'
 
 /** A word found by a fuzzy lookup, with its distance to the query word. */
 export interface FuzzyMatch {
@@ -34,6 +35,28 @@ function lowerBound(words: readonly string[], key: string, from = 0, to = words.
     else hi = mid
   }
   return lo
+}
+
+/** The union of two sorted lists of words, sorted and without duplicates. */
+export function mergeSorted(old: readonly string[], fresh: readonly string[]): string[] {
+  return straight(mergeSortedSteps(old, fresh))
+}
+
+/** The same, pausing every 16k words (a batch's dictionary is merged in turns, see finalize.ts). */
+export function* mergeSortedSteps(old: readonly string[], fresh: readonly string[]): Steps<string[]> {
+  if (fresh.length === 0) return old as string[]
+  const merged: string[] = new Array(old.length + fresh.length)
+  let i = 0
+  let j = 0
+  let k = 0
+  let n = 0
+  while (i < old.length || j < fresh.length) {
+    if ((++n & 16383) === 0) yield
+    const next = j >= fresh.length || (i < old.length && old[i]! <= fresh[j]!) ? old[i++]! : fresh[j++]!
+    if (k === 0 || merged[k - 1] !== next) merged[k++] = next
+  }
+  merged.length = k
+  return merged
 }
 
 /**
@@ -115,19 +138,20 @@ export class Dictionary {
   /** Add words (merging sorted runs: O(n) for a batch of new words). */
   add(added: readonly string[]): void {
     if (added.length === 0) return
-    const fresh = [...added].sort()
-    const merged: string[] = new Array(this.words.length + fresh.length)
-    let i = 0
-    let j = 0
-    let k = 0
-    const old = this.words
-    while (i < old.length || j < fresh.length) {
-      const next = j >= fresh.length || (i < old.length && old[i]! <= fresh[j]!) ? old[i++]! : fresh[j++]!
-      if (k === 0 || merged[k - 1] !== next) merged[k++] = next
-    }
-    merged.length = k
-    this.words = merged
+    this.words = mergeSorted(this.words, [...added].sort())
     this.trie = null
+  }
+
+  /** The words, sorted (not to be changed: a dictionary's list is replaced, never edited). */
+  get sorted(): readonly string[] {
+    return this.words
+  }
+
+  /** A dictionary of words already sorted and unique (taken as they are). */
+  static fromSorted(words: readonly string[]): Dictionary {
+    const out = new Dictionary()
+    out.words = words as string[]
+    return out
   }
 
   /** Words starting with `prefix` (the word itself included), in order; at most `limit`. */

@@ -98,6 +98,18 @@ export class ForwardRecords {
     this.garbage = 0
   }
 
+  /** A copy to edit while this one is read (the arena's used part and the offsets are copied). */
+  clone(): ForwardRecords {
+    const copy = new ForwardRecords()
+    copy.data = this.data.slice(0, Math.max(1024, this.used))
+    copy.start = this.start.slice()
+    copy.end = this.end.slice()
+    copy.used = this.used
+    copy.garbage = this.garbage
+    copy.count = this.count
+    return copy
+  }
+
   /** Internal ids with a record, in order. */
   *docids(): Generator<number> {
     for (let docid = 0; docid < this.start.length; docid++) if (this.end[docid]! > this.start[docid]!) yield docid

@@ -44,11 +44,15 @@ function keep<V>(cache: Map<number, V>, key: number, value: V): void {
 
 
 export class InvertedIndex {
-  /** word id → word (ids are never reused; a word whose postings emptied keeps its id). */
-  readonly words: string[] = []
-  readonly wordIds = new Map<string, number>()
+  /**
+   * word id → word (ids are never reused; a word whose postings emptied keeps its id). This and the postings, word
+   * ids and dictionary are replaced whole by a publish that prepared them aside (see finalize.ts): a reader that
+   * holds one keeps a consistent old view.
+   */
+  words: string[] = []
+  wordIds = new Map<string, number>()
   /** word id → documents (undefined: the word is in no live document). */
-  readonly postings = new Postings()
+  postings = new Postings()
   /** docid → forward record (one arena; a first batch's arena is taken over whole). */
   forward = new ForwardRecords()
   readonly fields: string[] = []

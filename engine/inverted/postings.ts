@@ -19,10 +19,20 @@ type Bitmap = InstanceType<typeof RoaringBitmap32>
 export const SMALL_POSTING = 64
 
 export class Postings {
-  /** Word id → bitmap, for the words in more than SMALL_POSTING documents. */
-  private readonly large: (Bitmap | undefined)[] = []
-  /** Word id → its documents' ids in order, for the others. */
-  private readonly small = new ForwardRecords()
+  constructor(
+    /** Word id → bitmap, for the words in more than SMALL_POSTING documents. */
+    private readonly large: (Bitmap | undefined)[] = [],
+    /** Word id → its documents' ids in order, for the others. */
+    private readonly small = new ForwardRecords(),
+  ) {}
+
+  /**
+   * A copy to edit while this one is read (a batch that changes many words prepares the next view aside, so its
+   * publish is a swap). The bitmaps are shared: they are never changed once set, only replaced.
+   */
+  clone(): Postings {
+    return new Postings(this.large.slice(), this.small.clone())
+  }
 
   /** The word's documents (undefined: in no live document). A small posting's bitmap is made for the caller. */
   get(wordId: number): Bitmap | undefined {

@@ -6,6 +6,7 @@ import { parseJsonBytes, type JsonParse } from '../payload/json.js'
 import { parsePayloadChunk, readPayloadChunk, validatePayloadFile, type PayloadSource, type PayloadValidation } from '../payload/documents.js'
 import type { WorkerPool } from './index.js'
 import { extractWords, type ExtractedChunk, type ExtractionConfig } from '../inverted/extract.js'
+import { encodePostings, type EncodedPostings, type PostingsPartition } from '../inverted/encode-postings.js'
 import { prepareDocuments, type PreparedChunk } from '../documents/prepare.js'
 import { editChunk, type EditChunkInput, type EditChunkOutput } from '../rhai/index.js'
 import { generateEmbeddings, type ChunkRunner, type GenerateInput, type GeneratedEmbeddings } from '../embedders/index.js'
@@ -43,6 +44,10 @@ export const jobs = {
    */
   generateEmbeddings(input: GenerateInput): Promise<GeneratedEmbeddings> {
     return generateEmbeddings(input)
+  },
+  /** A partition of a batch's postings encoded for storage, its words sorted (see inverted/finalize.ts). */
+  encodePostings(input: PostingsPartition): EncodedPostings {
+    return encodePostings(input)
   },
   /** A batch's HNSW graph, built from a copy of the published one and the new vectors (see vectors/graph-build.ts). */
   buildGraph(input: GraphBuildInput): { size: number } {
