@@ -64,15 +64,7 @@ export class NetworkConfig {
    * defensively like a stored one (a field of the wrong type takes its default), without the checks of a PATCH.
    */
   restore(raw: Record<string, unknown>): Promise<Network> {
-    const run = async (): Promise<Network> => {
-      const next = fromStored(raw)
-      await this.store.commit([{ column: 'meta', key: STORE_KEY, value: Buffer.from(JSON.stringify(next)) }])
-      this.network = next
-      return this.view()
-    }
-    const result = this.chain.then(run, run)
-    this.chain = result.catch(() => undefined)
-    return result
+    return this.replace(() => fromStored(raw))
   }
 
   /** The network as `GET /network` shows it (a copy). */
@@ -85,11 +77,21 @@ export class NetworkConfig {
    * A refused body or a failed write changes nothing.
    */
   update(patch: NetworkPatch): Promise<Network> {
-    const run = async (): Promise<Network> => {
+    return this.replace(() => {
       checkCommunityEdition(patch)
-      const next = mergeNetwork(this.network, patch)
-      await this.store.commit([{ column: 'meta', key: STORE_KEY, value: Buffer.from(JSON.stringify(next)) }])
-      this.network = next
+      return mergeNetwork(this.network, patch)
+    })
+  }
+
+  /**
+   * One change at a time, in call order: compute the next network from the current one, persist it (durable when
+   * this resolves), then switch. A refusal or a failed write changes nothing, and the next change still runs.
+   */
+  private replace(next: () => Network): Promise<Network> {
+    const run = async (): Promise<Network> => {
+      const network = next()
+      await this.store.commit([{ column: 'meta', key: STORE_KEY, value: Buffer.from(JSON.stringify(network)) }])
+      this.network = network
       return this.view()
     }
     const result = this.chain.then(run, run)

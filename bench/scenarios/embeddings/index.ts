@@ -14,6 +14,8 @@ import { launch } from '../../harness/server.js'
 import type { EmbeddingsOptions } from './options.js'
 import { startRemoteEmbeddings } from './remote.js'
 import { LOCAL_HIDDEN, localModelThroughput, type LocalRun } from './local.js'
+import { call as request } from '../../harness/requests.js'
+import { waitTask } from '../../harness/task-wait.js'
 
 export { DEFAULT_EMBEDDINGS_OPTIONS, quickEmbeddingsOptions, type EmbeddingsOptions } from './options.js'
 
@@ -52,17 +54,9 @@ export async function runEmbeddingsScenario(options: EmbeddingsOptions, ctx: Run
   const dir = mkdtempSync(join(ctx.dataParent, 'embeddings-'))
   const server = await launch(['--db-path', dir, '--max-indexing-threads', '2', '--experimental-allowed-ip-networks', '127.0.0.0/8', '--experimental-embedding-cache-entries', '10000'], { TESSERA_LOG_LEVEL: 'WARN' })
   const url = `http://127.0.0.1:${server.port}`
-  const call = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(url + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
-    return r.json() as Promise<any>
-  }
-  const wait = async (uid: number) => {
-    for (;;) {
-      const task = await call('GET', `/tasks/${uid}`)
-      if (['succeeded', 'failed', 'canceled'].includes(task.status)) return task
-      await new Promise((r) => setTimeout(r, 20))
-    }
-  }
+  const endpoint = { url }
+  const call = async (method: string, path: string, body?: unknown) => (await request(endpoint, method, path, body)).body
+  const wait = (uid: number) => waitTask(endpoint, uid)
   const timed = async (fn: () => Promise<unknown>) => { const t0 = performance.now(); await fn(); return performance.now() - t0 }
   try {
     const embedder = {

@@ -17,6 +17,8 @@ import { generateAll } from '../../../engine/embedders/index.js'
 import { embeddingRunner } from '../../../engine/pool/jobs.js'
 import { createWorkerPool } from '../../../workers/pool.js'
 import { writeTinyBertModel } from '../../../test/helpers/tiny-bert.js'
+import { call as request } from '../../harness/requests.js'
+import { waitTask } from '../../harness/task-wait.js'
 
 /** Vector length of the generated model (that of common small sentence models). */
 export const LOCAL_HIDDEN = 384
@@ -66,17 +68,9 @@ export async function localModelThroughput(dataParent: string, documents: number
     const dir = mkdtempSync(join(dataParent, `local-${threads}-`))
     const server = await launch(['--db-path', dir, '--max-indexing-threads', String(threads), '--models-dir', models], { TESSERA_LOG_LEVEL: 'WARN' })
     const url = `http://127.0.0.1:${server.port}`
-    const call = async (method: string, path: string, body?: unknown) => {
-      const r = await fetch(url + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
-      return r.json() as Promise<any>
-    }
-    const wait = async (uid: number) => {
-      for (;;) {
-        const task = await call('GET', `/tasks/${uid}`)
-        if (['succeeded', 'failed', 'canceled'].includes(task.status)) return task
-        await new Promise((r) => setTimeout(r, 20))
-      }
-    }
+    const endpoint = { url }
+    const call = async (method: string, path: string, body?: unknown) => (await request(endpoint, method, path, body)).body
+    const wait = (uid: number) => waitTask(endpoint, uid)
     try {
       const rates: number[] = []
       for (let run = 0; run < runs; run++) {
