@@ -5,8 +5,8 @@
  */
 import type { Worker } from 'node:worker_threads'
 import { mkdirSync } from 'node:fs'
-import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { DiskSize } from './disk-size.js'
 import { WriteBuffer, encodeWrites } from './wire.js'
 import { COLUMNS, type Column, type WriteOp } from './columns.js'
 import { copyColumns } from './checkpoint.js'
@@ -356,21 +356,13 @@ export class Store {
   }
 
   /**
-   * Bytes used by the data directory on disk, walked off the thread's back (asynchronously) and shared: concurrent
-   * callers get the walk under way, and a result younger than a second is reused, so `GET /stats` in a loop never
-   * makes the server walk the disk more than once a second.
+   * Bytes used by the data directory on disk (disk-size.ts: walked asynchronously, shared, reused for a second).
    */
   sizeOnDisk(): Promise<number> {
-    const now = Date.now()
-    if (this.size && (this.size.pending || now - this.size.at < SIZE_FRESH_MS)) return this.size.value
-    const value = directorySize(this.path)
-    const entry = { at: now, value, pending: true }
-    this.size = entry
-    value.finally(() => { entry.pending = false; entry.at = Date.now() }).catch(() => { if (this.size === entry) this.size = null })
-    return value
+    return (this.diskSize ??= new DiskSize(this.path)).read()
   }
 
-  private size: { at: number; value: Promise<number>; pending: boolean } | null = null
+  private diskSize: DiskSize | null = null
 
   /** RocksDB's estimate of the bytes of live data (what compaction would keep). */
   liveDataSize(): number {
@@ -389,18 +381,4 @@ export class Store {
     await this.writer.terminate()
     await this.db.close()
   }
-}
-
-/** How long a measured size on disk is reused. */
-const SIZE_FRESH_MS = 1000
-
-async function directorySize(path: string): Promise<number> {
-  let total = 0
-  for (const entry of await readdir(path, { withFileTypes: true })) {
-    const p = join(path, entry.name)
-    // Files come and go while the database works (compactions, payloads): a vanished one counts for nothing.
-    if (entry.isDirectory()) total += await directorySize(p).catch(() => 0)
-    else if (entry.isFile()) total += await stat(p).then((st) => st.size, () => 0)
-  }
-  return total
 }
