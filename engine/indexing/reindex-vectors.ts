@@ -2,7 +2,7 @@
  * The vector side of a settings change of `embedders`, done before the batch's commit: a removed embedder's vectors
  * go, its user-provided ones written back into the documents' `_vectors` as `{embeddings, regenerate: false}` (as
  * milli's `WriteBackToDocuments` does: the vector store held them, the documents did not); an embedder whose
- * dimensions changed starts over; a new embedder (or one starting over) takes the vectors the documents carry in
+ * dimensions changed starts over from its user-provided vectors written back the same way; a new embedder (or one starting over) takes the vectors the documents carry in
  * `_vectors` for it, and those entries leave the stored documents (the vector store holds them now); turning
  * `binaryQuantized` on converts the stored vectors in the draft's final step. Everything lands in the batch's one
  * atomic commit, so searches see the old vectors or the new ones, never a mix.
@@ -25,6 +25,10 @@ export async function reindexVectors(batch: IndexBatch, meta: IndexMeta): Promis
       await writeBack(batch, meta, space)
       vectors.drop(name)
     } else if (settings.dimensions !== undefined && settings.dimensions !== space.dims) {
+      // Starting over reads the documents' `_vectors`, and only the store holds the user-provided ones: write them
+      // back first, so that vectors of the old length fail the task with `invalid_vector_dimensions` (nothing
+      // applied) instead of vanishing.
+      await writeBack(batch, meta, space)
       vectors.clear(name)
       fresh.push(name)
     }

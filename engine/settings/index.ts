@@ -138,7 +138,8 @@ function applyEmbedders(current: Record<string, EmbedderSettings>, update: Recor
     }
     const { embedder, reembed } = applyEmbedder(name, existing, e)
     setKey(next, name, embedder)
-    if (reembed) changed = true
+    // New dimensions re-check the stored vectors even where nothing is embedded again (a userProvided embedder's).
+    if (reembed || existing?.dimensions !== embedder.dimensions) changed = true
   }
   const count = Object.keys(next).length
   if (count > MAX_EMBEDDERS) throw new TesseraError('invalid_settings_embedders', `Too many embedders in the configuration. Found ${count}, but limited to ${MAX_EMBEDDERS}.`)
