@@ -8,7 +8,6 @@
  * atomic commit, so searches see the old vectors or the new ones, never a mix.
  */
 import type { IndexMeta } from '../indexes/catalog.js'
-import type { Document } from '../payload/documents.js'
 import { providedVectors, withoutEmbedderVectors } from '../vectors/document.js'
 import { shownEmbeddings } from '../vectors/output.js'
 import type { VectorSpace } from '../vectors/space.js'
@@ -37,17 +36,22 @@ export async function reindexVectors(batch: IndexBatch, meta: IndexMeta): Promis
   if (fresh.length === 0 || meta.primaryKey === null) return
   const only = Object.fromEntries(fresh.map((n) => [n, embedders[n]!]))
   const docs = batch.docs(meta)
-  const rewrites: [string, Document][] = []
+  // The documents to rewrite are noted by internal id and read again after the scan: holding them would hold the
+  // whole index in memory when every document carries vectors for the new embedder.
+  const rewrites: number[] = []
   for await (const [, docid, doc] of docs.scan()) {
     batch.checkAborted()
     if (doc._vectors === undefined) continue
     const id = documentId(doc, meta.primaryKey)
     const provided = providedVectors(doc, id, only, () => undefined)
     if (Object.keys(provided).length > 0) vectors.set(docid, provided)
-    const kept = withoutEmbedderVectors(doc, only)
-    if (kept !== doc) rewrites.push([id, kept])
+    if (withoutEmbedderVectors(doc, only) !== doc) rewrites.push(docid)
   }
-  for (const [id, doc] of rewrites) await docs.put(id, doc)
+  for (const docid of rewrites) {
+    batch.checkAborted()
+    const doc = docs.read(docid)
+    if (doc) await docs.put(documentId(doc, meta.primaryKey), withoutEmbedderVectors(doc, only))
+  }
 }
 
 /** A removed embedder's user-provided vectors back into their documents' `_vectors`; generated ones are dropped. */
