@@ -233,7 +233,7 @@ export class Scheduler {
 
   /** Commit `ops` durably and apply `publish` in the tick the commit is acknowledged, readers shadowed meanwhile. */
   private async shadowed(ops: WriteOp[], publish: () => void): Promise<void> {
-    const commit = this.store.commitShadowed(ops)
+    const commit = await this.store.commitShadowed(ops)
     try {
       await commit.done
       publish()
