@@ -23,6 +23,7 @@ import { VectorStore } from './vectors/store.js'
 import { vectorSearchTuning } from './vectors/search.js'
 import { join } from 'node:path'
 import { LocalTaskLog, type TaskLog } from './tasks/task-log.js'
+import { StateChanges } from './tasks/state-changes.js'
 import { openCluster, type ClusterOptions } from './cluster/index.js'
 
 export type Log = (msg: string, level?: 'INFO' | 'ERROR') => void
@@ -75,6 +76,8 @@ export class Engine {
     readonly log: Log,
     /** The other instances this one knows (`/network`), persisted. */
     readonly network: NetworkConfig,
+    /** Where changes of the network, the features and the API keys go (replicated in cluster mode). */
+    readonly stateChanges: StateChanges,
   ) {
     this.taskLog = new LocalTaskLog(queue)
   }
@@ -88,8 +91,9 @@ export class Engine {
     const documents = new DocumentStore(store)
     const payloads = new PayloadFiles(options.path, store)
     await recover({ store, queue, catalog, documents, payloads, log })
-    const features = await Features.load(store)
-    const network = await NetworkConfig.load(store)
+    const stateChanges = new StateChanges(store)
+    const features = await Features.load(store, stateChanges)
+    const network = await NetworkConfig.load(store, stateChanges)
     const inverted = new InvertedStore(store)
     const facets = new FacetStore({ scan: (id) => documents.scan(id), version: (id) => documents.state(id) })
     const vectors = new VectorStore(store, join(options.path, 'vectors'))
@@ -98,10 +102,10 @@ export class Engine {
     const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, vectors, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, batchHeldWhile: options.batchHeldWhile, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
-    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network)
+    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network, stateChanges)
     if (options.cluster) {
       try {
-        engine.taskLog = await openCluster({ store, queue, payloads, scheduler, log }, options.cluster)
+        engine.taskLog = await openCluster({ store, queue, payloads, scheduler, stateChanges, log }, options.cluster)
       } catch (err) {
         await engine.close()
         throw err
