@@ -11,7 +11,7 @@ import type { BatchLimits } from './scheduler/selection.js'
 import type { WorkerPool } from './pool/index.js'
 import { Features } from './features/index.js'
 import { closeEmbedders, setEmbedderRuntime, type EmbedderRuntime } from './embedders/index.js'
-import { NetworkConfig } from './network/index.js'
+import { NetworkConfig, documentOwnership } from './network/index.js'
 import { DocumentStore } from './documents/store.js'
 import { InvertedStore } from './inverted/index.js'
 import { PayloadFiles } from './payload/files.js'
@@ -99,7 +99,11 @@ export class Engine {
     const vectors = new VectorStore(store, join(options.path, 'vectors'))
     if (options.vectorSearch?.ef) vectorSearchTuning.ef = options.vectorSearch.ef
     if (options.vectorSearch?.rescoring) vectorSearchTuning.rescoring = options.vectorSearch.rescoring
-    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, vectors, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, batchHeldWhile: options.batchHeldWhile, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
+    const scheduler = new Scheduler(store, queue, catalog, {
+      documents, payloads, inverted, facets, vectors, features, pool: options.pool,
+      // Sharding applies in cluster mode only: a single node keeps every document, whatever its network says.
+      keepsDocument: options.cluster ? () => documentOwnership(network.current) : undefined,
+    }, { batchDelayMs: options.batchDelayMs, batchHeldWhile: options.batchHeldWhile, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
     const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network, stateChanges)
