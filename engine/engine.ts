@@ -102,13 +102,15 @@ export class Engine {
     const scheduler = new Scheduler(store, queue, catalog, {
       documents, payloads, inverted, facets, vectors, features, pool: options.pool,
       // Sharding applies in cluster mode only: a single node keeps every document, whatever its network says.
-      keepsDocument: options.cluster ? () => documentOwnership(network.current) : undefined,
+      keepsDocument: () => network.sharding ? documentOwnership(network.current) : null,
     }, { batchDelayMs: options.batchDelayMs, batchHeldWhile: options.batchHeldWhile, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
     const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network, stateChanges)
     if (options.cluster) {
       try {
+        // Before the first entry is applied: every batch of a cluster node shards.
+        network.sharding = true
         engine.taskLog = await openCluster({ store, queue, payloads, scheduler, stateChanges, log }, options.cluster)
       } catch (err) {
         await engine.close()

@@ -84,6 +84,19 @@ export class NetworkConfig {
     return structuredClone(this.network)
   }
 
+  /**
+   * Whether the shards split documents and `useNetwork` searches (cluster mode, set by the engine). A single node
+   * keeps its shards as settings only, as Meilisearch's Community Edition does: `useNetwork` searches every remote.
+   */
+  sharding = false
+
+  /** The network a search routes by: without `sharding`, without its shards. */
+  routingView(): Network {
+    const network = this.view()
+    if (!this.sharding) network.shards = {}
+    return network
+  }
+
   /** The network as held (not a copy: callers must not change it). */
   get current(): Readonly<Network> {
     return this.network
