@@ -41,6 +41,11 @@ export interface SchedulerDeps {
   vectors: VectorStore
   features: Features
   pool?: WorkerPool
+  /**
+   * Cluster mode with shards: which documents this node keeps when it applies an addition, asked at each batch
+   * (the network may change between batches); null or absent keeps every document.
+   */
+  keepsDocument?: () => ((id: string) => boolean) | null
 }
 
 export interface SchedulerOptions {
