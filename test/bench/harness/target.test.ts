@@ -21,7 +21,7 @@ function bench(args: string[]): Promise<{ code: number | null; stdout: string; s
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => { stdout += d })
     child.stderr.on('data', (d: Buffer) => { stderr += d })
-    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000)
+    const timer = setTimeout(() => child.kill('SIGKILL'), 400_000)
     child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }) })
   })
 }
@@ -57,7 +57,7 @@ async function keyedGate(t: { teardown(fn: () => unknown): void }, target: strin
 }
 
 t.test('the search and sweeps scenarios against a running server that wants a key', async (t) => {
-  t.setTimeout(110_000)
+  t.setTimeout(500_000)
   const server = await serverFor(t)
   const gate = await keyedGate(t, server.url)
   const created = await call(`${server.url}/indexes`, { method: 'POST', json: { uid: 'mine', primaryKey: 'id' } })
@@ -90,7 +90,7 @@ t.test('the search and sweeps scenarios against a running server that wants a ke
 })
 
 t.test('without the key, the server refuses the bench, which fails', async (t) => {
-  t.setTimeout(60_000)
+  t.setTimeout(300_000)
   const server = await serverFor(t)
   const gate = await keyedGate(t, server.url)
   const out = tempDir('tessera-bench-url-')

@@ -45,7 +45,7 @@ const options: DocumentsOptions = { ...DEFAULT_DOCUMENTS_OPTIONS, documents: 100
 
 for (const [kind, inFlight] of [['ndjson-short', 1], ['ndjson-10x', 10]] as const) {
   t.test(`${kind}: ${inFlight === 1 ? 'one payload at a time' : 'the payloads together'}, every document indexed and read back`, async (t) => {
-    t.setTimeout(90_000)
+    t.setTimeout(400_000)
     const server = await serverFor(t)
     const proxy = await countingProxy(t, server.port)
     const scratch = tempDir('tessera-bench-documents-')
