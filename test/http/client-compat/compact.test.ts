@@ -19,7 +19,8 @@ t.test('index compaction', async (t) => {
   t.equal(task.status, 'succeeded')
   t.match(task.details, { preCompactionSize: /^\d+(\.\d+)? (B|KB|KiB|MiB)$/, postCompactionSize: /^\d+(\.\d+)? (B|KB|KiB|MiB)$/ })
   t.equal((await master.index('movies').getDocuments()).results.length, 2, 'the documents are all there')
-  t.equal((await master.tasks.getTasks({ types: ['indexCompaction'] })).results.length, 1, 'listed by its type')
+  // The client's task types do not name `indexCompaction` yet: filtered through fetch.
+  t.equal((await server.as(MASTER_KEY, '/tasks?types=indexCompaction')).body.results.length, 1, 'listed by its type')
 
   const missing = await master.index('nope').compact().waitTask()
   t.equal(missing.status, 'failed')
