@@ -57,6 +57,7 @@ function kindOf(task: Task): string | Json {
     case 'taskDeletion': return { tasksDeletion: { query: op.originalFilter, tasks: roaringBytes(op.tasks) } }
     case 'dumpCreation': return { dumpCreation: { keys: [], instance_uid: null } }
     case 'snapshotCreation': return 'snapshotCreation'
+    case 'indexCompaction': return 'indexCompaction'
   }
 }
 
@@ -161,6 +162,7 @@ function operationFromKind(kind: string | Json, uid: number): { type: TaskType; 
     case 'tasksDeletion': return { type: 'taskDeletion', operation: { type: 'taskDeletion', tasks: b64(f.tasks), originalFilter: str(f.query) ?? '' } }
     case 'dumpCreation': return { type: 'dumpCreation', operation: { type: 'dumpCreation' } }
     case 'snapshotCreation': return { type: 'snapshotCreation', operation: { type: 'snapshotCreation' } }
+    case 'indexCompaction': return { type: 'indexCompaction', operation: { type: 'indexCompaction' } }
     // A database upgrade only ever appears finished in a dump: it keeps its type, and an operation that is never run.
     case 'upgradeDatabase': return { type: 'upgradeDatabase', operation: { type: 'snapshotCreation' } }
     default: throw unreadableDump(`task ${uid} has an unknown type: ${JSON.stringify(kind)}`)

@@ -111,7 +111,7 @@ export async function writeDump(source: DumpSource, request: DumpRequest): Promi
       await writeFile(join(dir, 'metadata.json'), JSON.stringify(indexMetadataToDump(meta)))
       const settings = readSettings(source.store, meta.id)
       // Unmasked: the dump restores embedders with their API keys, as Meilisearch's does.
-      await writeFile(join(dir, 'settings.json'), JSON.stringify({ ...settingsView(settings), embedders: settings.embedders }))
+      await writeFile(join(dir, 'settings.json'), JSON.stringify({ ...settingsView(settings, { foreignKeys: settings.foreignKeys.length > 0 }), embedders: settings.embedders }))
       // Each document with its `_vectors` as `retrieveVectors` shows them: every embedder's embeddings from the vector
       // store (generated ones with `regenerate: true`), over the document's own entries.
       const documents = new Lines(join(dir, 'documents.jsonl'))

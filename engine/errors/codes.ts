@@ -56,6 +56,7 @@ const BAD_REQUEST_400: string[] = [
   'invalid_header_value', 'inconsistent_document_change_headers',
   ...family('invalid_network', ['self', 'remotes', 'url', 'search_api_key', 'write_api_key', 'leader', 'shards']),
   'missing_network_url', 'unexpected_network_previous_remotes', 'remote_bad_request',
+  'invalid_render_template', 'invalid_render_input', 'template_rendering_error',
 ]
 
 const TABLE = new Map<string, Entry>([
@@ -66,7 +67,7 @@ const TABLE = new Map<string, Entry>([
   ['invalid_api_key', [403, 'auth']],
   ['remote_invalid_api_key', [403, 'auth']],
   ...['index_not_found', 'document_not_found', 'task_not_found', 'batch_not_found', 'api_key_not_found', 'dump_not_found',
-    'task_file_not_found', 'chat_not_found', 'webhook_not_found', 'route_not_found'].map((c) => [c, invalid(404)] as const),
+    'task_file_not_found', 'chat_not_found', 'webhook_not_found', 'route_not_found', 'render_document_not_found'].map((c) => [c, invalid(404)] as const),
   ...['index_already_exists', 'api_key_already_exists', 'dump_already_processing'].map((c) => [c, invalid(409)] as const),
   ['payload_too_large', invalid(413)],
   ...['invalid_content_type', 'missing_content_type', 'unsupported_media_type'].map((c) => [c, invalid(415)] as const),

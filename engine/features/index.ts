@@ -3,10 +3,12 @@
  * family under one key, so a switch survives restarts. Reads are in memory; a change is durable before `patch`
  * resolves and takes effect at once (no task), as in Meilisearch.
  *
- * Which switches exist (a decision): the features object GET shows has the six fields of Tessera's interface spec.
- * PATCH accepts every switch Meilisearch 1.x knows (current ones and retired ones), because clients reset all the
- * switches they know in one call and a single unknown name would fail the whole call. Every switch is persisted;
- * the ones Tessera implements gate their feature (`require`), the others are remembered and change nothing.
+ * Which switches exist (a decision): the features object GET shows has the six fields of Tessera's interface spec,
+ * plus every other switch that is on (so a client that turns one on reads it back, as the official client's own
+ * suite does; Meilisearch shows all of its switches, Tessera keeps the spec's six-field object while the others
+ * are off). PATCH accepts every switch Meilisearch 1.x knows (current ones and retired ones), because clients reset
+ * all the switches they know in one call and a single unknown name would fail the whole call. Every switch is
+ * persisted; the ones Tessera implements gate their feature (`require`), the others are remembered and change nothing.
  */
 import { TesseraError } from '../errors/index.js'
 import { encode, decode, keys, type Store } from '../storage/index.js'
@@ -31,7 +33,7 @@ export const RETIRED_FEATURE_NAMES = ['scoreDetails', 'vectorSearch', 'vectorSto
 
 export type FeatureName = (typeof CURRENT_FEATURE_NAMES)[number] | (typeof RETIRED_FEATURE_NAMES)[number]
 
-/** The features object as GET and PATCH answer it, in Meilisearch's field order. */
+/** The features object as GET and PATCH answer it, in Meilisearch's field order: the six, then any other switch on. */
 export interface FeaturesObject {
   metrics: boolean
   logsRoute: boolean
@@ -39,6 +41,7 @@ export interface FeaturesObject {
   containsFilter: boolean
   network: boolean
   chatCompletions: boolean
+  [other: string]: boolean
 }
 
 /** The fields of the features object (what GET returns). */
@@ -46,6 +49,12 @@ export const VISIBLE_FEATURES = ['metrics', 'logsRoute', 'editDocumentsByFunctio
 
 /** Every name PATCH accepts. */
 export const FEATURE_NAMES: readonly FeatureName[] = [...CURRENT_FEATURE_NAMES, ...RETIRED_FEATURE_NAMES]
+
+/** The order of the features object: Meilisearch's `RuntimeTogglableFeatures` fields, then the other switches. */
+const VIEW_ORDER: readonly FeatureName[] = [...new Set<FeatureName>([
+  'metrics', 'logsRoute', 'editDocumentsByFunction', 'containsFilter', 'network', 'getTaskDocumentsRoute', 'compositeEmbedders',
+  'chatCompletions', 'multimodal', 'vectorStoreSetting', ...FEATURE_NAMES,
+])]
 
 /**
  * How Meilisearch names each feature in its "requires enabling" message, and the discussion it links to
@@ -114,10 +123,12 @@ export class Features {
     return this.state[name]
   }
 
-  /** The features object (the six visible fields). */
+  /** The features object: the six visible fields, and every other switch that is on. */
   view(): FeaturesObject {
-    const s = this.state
-    return { metrics: s.metrics, logsRoute: s.logsRoute, editDocumentsByFunction: s.editDocumentsByFunction, containsFilter: s.containsFilter, network: s.network, chatCompletions: s.chatCompletions }
+    const visible: readonly string[] = VISIBLE_FEATURES
+    const out: Record<string, boolean> = {}
+    for (const name of VIEW_ORDER) if (visible.includes(name) || this.state[name]) out[name] = this.state[name]
+    return out as FeaturesObject
   }
 
   /** Every switch, including the write-only ones. */

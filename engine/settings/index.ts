@@ -220,12 +220,14 @@ export function settingsFieldView(settings: Settings, field: SettingsField): unk
 
 /**
  * The GET body (whole settings), secrets masked. `chat` is shown only when `options.chat` is set (Meilisearch
- * shows it only with the `chatCompletions` feature on).
+ * shows it only with the `chatCompletions` feature on), `foreignKeys` only when `options.foreignKeys` is (an
+ * experimental setting stays off the main route while its feature is off).
  */
-export function settingsView(settings: Settings, options: { chat?: boolean } = {}): Record<string, unknown> {
+export function settingsView(settings: Settings, options: { chat?: boolean; foreignKeys?: boolean } = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const field of SETTINGS_FIELDS) {
     if (field === 'chat' && !options.chat) continue
+    if (field === 'foreignKeys' && !options.foreignKeys) continue
     out[field] = settingsFieldView(settings, field)
   }
   return out

@@ -64,6 +64,12 @@ export interface ChatSettings {
   searchParameters: ChatSearchParameters
 }
 
+/** A `foreignKeys` entry: documents' `fieldName` holds ids of documents of the index `foreignIndexUid`. */
+export interface ForeignKey {
+  foreignIndexUid: string
+  fieldName: string
+}
+
 export type ProximityPrecision = 'byWord' | 'byAttribute'
 export type PrefixSearch = 'indexingTime' | 'disabled'
 
@@ -73,6 +79,8 @@ export interface Settings {
   searchableAttributes: string[]
   filterableAttributes: FilterableAttributeRule[]
   sortableAttributes: string[]
+  /** Stored and shown (with the `foreignKeys` feature on); not used by search. */
+  foreignKeys: ForeignKey[]
   rankingRules: string[]
   stopWords: string[]
   nonSeparatorTokens: string[]
@@ -97,7 +105,7 @@ export type SettingsField = keyof Settings
 
 /** Every settings field, in Meilisearch's serialization order. */
 export const SETTINGS_FIELDS: readonly SettingsField[] = [
-  'displayedAttributes', 'searchableAttributes', 'filterableAttributes', 'sortableAttributes', 'rankingRules', 'stopWords',
+  'displayedAttributes', 'searchableAttributes', 'filterableAttributes', 'sortableAttributes', 'foreignKeys', 'rankingRules', 'stopWords',
   'nonSeparatorTokens', 'separatorTokens', 'dictionary', 'synonyms', 'distinctAttribute', 'proximityPrecision', 'typoTolerance',
   'faceting', 'pagination', 'embedders', 'searchCutoffMs', 'localizedAttributes', 'facetSearch', 'prefixSearch', 'chat',
 ]
@@ -125,7 +133,7 @@ export type SettingsUpdate = { [K in SettingsField]?: unknown } & {
  *   (source, model, revision, pooling, url except for hostedAi, request, response, documentTemplate, a larger
  *   documentTemplateMaxBytes, dimensions for hostedAi, sub-embedders, binaryQuantized turned on);
  *   `localizedAttributes`.
- * displayedAttributes, faceting, pagination, searchCutoffMs, chat and ranking-rule order need no reindexing.
+ * displayedAttributes, foreignKeys, faceting, pagination, searchCutoffMs, chat and ranking-rule order need no reindexing.
  */
 export type ReindexKind = 'searchable' | 'filterable' | 'sortable' | 'distinct' | 'stopWords' | 'separators' | 'dictionary' | 'synonyms' | 'typo' | 'proximity' | 'prefix' | 'embedders' | 'localizedAttributes'
 
@@ -139,6 +147,7 @@ export function defaultSettings(): Settings {
     searchableAttributes: ['*'],
     filterableAttributes: [],
     sortableAttributes: [],
+    foreignKeys: [],
     rankingRules: [...DEFAULT_RANKING_RULES],
     stopWords: [],
     nonSeparatorTokens: [],

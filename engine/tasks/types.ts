@@ -45,6 +45,8 @@ export type Operation =
   | { type: 'dumpCreation' }
   /** `POST /snapshots` and `--schedule-snapshot`: a copy of the data directory (see engine/snapshots and scheduler/snapshot-creation.ts). */
   | { type: 'snapshotCreation' }
+  /** `POST /indexes/{uid}/compact`: reclaims the index's free space (see indexes/changes.ts). */
+  | { type: 'indexCompaction' }
 
 /** The format of a stored document payload. */
 export type PayloadFormat = 'json' | 'ndjson' | 'csv'

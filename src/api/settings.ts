@@ -16,6 +16,7 @@ import { LOCALE_VALUES, TO_ISO_639_3 } from '../../engine/settings/locales.js'
 import { minWordSizeMessage } from '../../engine/settings/index.js'
 import { checkEmbedderFeatures, validateEmbedder, type EmbedderUpdate } from '../../engine/settings/embedders.js'
 import { parseEmbedder } from './embedders.js'
+import { foreignKeys } from './foreign-keys.js'
 import { isObject, setKey } from '../../engine/json/value.js'
 import { sortedMap, sortedSet } from '../../engine/json/byte-order.js'
 import {
@@ -31,6 +32,7 @@ import {
 export const SUB_ROUTES: readonly { route: string; field: SettingsField }[] = [
   { route: 'filterable-attributes', field: 'filterableAttributes' },
   { route: 'sortable-attributes', field: 'sortableAttributes' },
+  { route: 'foreign-keys', field: 'foreignKeys' },
   { route: 'displayed-attributes', field: 'displayedAttributes' },
   { route: 'typo-tolerance', field: 'typoTolerance' },
   { route: 'searchable-attributes', field: 'searchableAttributes' },
@@ -57,6 +59,7 @@ export const FIELD_CODES: Record<SettingsField, ErrorCode> = {
   searchableAttributes: 'invalid_settings_searchable_attributes',
   filterableAttributes: 'invalid_settings_filterable_attributes',
   sortableAttributes: 'invalid_settings_sortable_attributes',
+  foreignKeys: 'invalid_settings_foreign_keys',
   rankingRules: 'invalid_settings_ranking_rules',
   stopWords: 'invalid_settings_stop_words',
   nonSeparatorTokens: 'invalid_settings_non_separator_tokens',
@@ -319,6 +322,7 @@ function parseField(field: SettingsField, value: unknown, path: Path): unknown {
     case 'sortableAttributes': case 'stopWords': case 'nonSeparatorTokens': case 'separatorTokens': case 'dictionary':
       return sortedSet(stringList(value, path, code))
     case 'filterableAttributes': return filterableAttributes(value, path, code)
+    case 'foreignKeys': return foreignKeys(value, path, code)
     case 'rankingRules': return rankingRules(value, path, code)
     case 'synonyms': {
       if (!isObject(value)) throw invalidType(code, path, 'an object', value)
@@ -363,6 +367,7 @@ export function validateSettings(body: unknown, route: string | null, features: 
   const embedderUpdates = update.embedders as Record<string, EmbedderUpdate | null> | null | undefined
   if (embedderUpdates) checkEmbedderFeatures(embedderUpdates, features)
   if (update.chat !== undefined && update.chat !== null) features.require('chatCompletions', 'setting `chat` in the index settings')
+  if (update.foreignKeys !== undefined && update.foreignKeys !== null) features.require('foreignKeys', 'setting `foreignKeys` in the index settings')
   if (embedderUpdates) for (const [name, e] of Object.entries(embedderUpdates)) if (e) validateEmbedder(name, e)
   const ordered: SettingsUpdate = {}
   for (const field of SETTINGS_FIELDS) if (field in update) (ordered as Record<string, unknown>)[field] = update[field]

@@ -13,6 +13,7 @@ import { networkRoutes } from './network.js'
 import { keyRoutes } from './keys.js'
 import { dumpRoutes } from './dumps.js'
 import { previewRoutes } from './preview.js'
+import { renderRoutes } from './render-template.js'
 import { workflowRoutes } from '../workflows/index.js'
 import { authRoutes } from '../auth/index.js'
 import type { AppContext, AppRoute } from './context.js'
@@ -28,6 +29,7 @@ export const ROUTES: readonly AppRoute[] = [
   ...networkRoutes,
   ...keyRoutes,
   ...dumpRoutes,
+  ...renderRoutes,
   ...previewRoutes,
   ...workflowRoutes<AppContext>(),
   ...authRoutes<AppContext>(),

@@ -1,9 +1,9 @@
 /**
- * `/indexes`, `/indexes/{uid}`, `/indexes/{uid}/stats`, `/indexes/{uid}/fields` and `/swap-indexes`. An
+ * `/indexes`, `/indexes/{uid}`, `/indexes/{uid}/compact`, `/indexes/{uid}/stats`, `/indexes/{uid}/fields` and `/swap-indexes`. An
  * index-restricted key lists only the indexes it allows, and may name no other index in a creation, a rename or a
  * swap (`invalid_api_key`, checked after the body, as Meilisearch does).
  */
-import { createIndex, deleteIndex, getIndex, indexStats, listFields, listIndexes, swapIndexes, updateIndex } from '../../engine/index.js'
+import { compactIndex, createIndex, deleteIndex, getIndex, indexStats, listFields, listIndexes, swapIndexes, updateIndex } from '../../engine/index.js'
 import { json } from '../http/json.js'
 import { key, route } from '../http/router.js'
 import { parseCreateIndex, parseIndexPage, parseSwaps, parseUpdateIndex } from '../api/indexes.js'
@@ -30,6 +30,7 @@ export const indexRoutes: AppRoute[] = [
     return json(202, await updateIndex(engine, uid, primaryKey, newUid))
   }),
   route<AppContext>('DELETE', '/indexes/:uid', key('indexes.delete'), async ({ engine, params }) => json(202, await deleteIndex(engine, indexUidFromPath(params.uid!)))),
+  route<AppContext>('POST', '/indexes/:uid/compact', key('indexes.compact'), async ({ engine, params }) => json(202, await compactIndex(engine, indexUidFromPath(params.uid!)))),
   route<AppContext>('GET', '/indexes/:uid/stats', key('stats.get'), async ({ engine, params }) => json(200, await indexStats(engine, indexUidFromPath(params.uid!)))),
   route<AppContext>('POST', '/indexes/:uid/fields', key('fields.post'), async ({ engine, params, body }) => {
     const uid = indexUidFromPath(params.uid!)

@@ -25,7 +25,7 @@ const PATCHED: ReadonlySet<SettingsField> = new Set<SettingsField>(['typoToleran
 export const settingsRoutes: AppRoute[] = [
   route<AppContext>('GET', '/indexes/:uid/settings', key('settings.get'), ({ engine, params }) => {
     const settings = getSettings(engine, indexUidFromPath(params.uid!))
-    return json(200, settingsView(settings, { chat: engine.features.isEnabled('chatCompletions') }))
+    return json(200, settingsView(settings, { chat: engine.features.isEnabled('chatCompletions'), foreignKeys: engine.features.isEnabled('foreignKeys') }))
   }),
   route<AppContext>('PATCH', '/indexes/:uid/settings', key('settings.update'), async ({ engine, params, body, auth }) => {
     const update = validateSettings(await body(), null, engine.features)

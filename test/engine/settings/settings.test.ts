@@ -118,7 +118,7 @@ t.test('whole-settings body', async (t) => {
   t.strictSame(whole('x'), { code: 'bad_request', message: 'Invalid value type: expected an object, but found a string: `"x"`' })
   const unknown = whole({ foo: 12 })
   t.equal(unknown.code, 'bad_request')
-  t.equal(unknown.message, 'Unknown field `foo`: expected one of `displayedAttributes`, `searchableAttributes`, `filterableAttributes`, `sortableAttributes`, `rankingRules`, `stopWords`, `nonSeparatorTokens`, `separatorTokens`, `dictionary`, `synonyms`, `distinctAttribute`, `proximityPrecision`, `typoTolerance`, `faceting`, `pagination`, `embedders`, `searchCutoffMs`, `localizedAttributes`, `facetSearch`, `prefixSearch`, `chat`')
+  t.equal(unknown.message, 'Unknown field `foo`: expected one of `displayedAttributes`, `searchableAttributes`, `filterableAttributes`, `sortableAttributes`, `foreignKeys`, `rankingRules`, `stopWords`, `nonSeparatorTokens`, `separatorTokens`, `dictionary`, `synonyms`, `distinctAttribute`, `proximityPrecision`, `typoTolerance`, `faceting`, `pagination`, `embedders`, `searchCutoffMs`, `localizedAttributes`, `facetSearch`, `prefixSearch`, `chat`')
   t.match(whole({ rankingRule: [] }).message, /^Unknown field `rankingRule`: did you mean `rankingRules`\? expected one of/)
   // The first failing field in body order wins.
   t.equal(whole({ stopWords: 1, rankingRules: 1 }).code, 'invalid_settings_stop_words')
@@ -427,7 +427,7 @@ t.test('apply and reset semantics, details', async (t) => {
   t.equal(settingsUpdateCreatesIndex(validateSettings({}, null, none)), true)
   t.strictSame(apply(reset, s2).settings, defaultSettings())
   const details = settingsDetails(reset)
-  t.same(Object.keys(details), ['displayedAttributes', 'searchableAttributes', 'filterableAttributes', 'sortableAttributes', 'rankingRules', 'stopWords', 'nonSeparatorTokens', 'separatorTokens', 'dictionary', 'synonyms', 'distinctAttribute', 'proximityPrecision', 'typoTolerance', 'faceting', 'pagination', 'embedders', 'searchCutoffMs', 'localizedAttributes', 'facetSearch', 'prefixSearch', 'chat'])
+  t.same(Object.keys(details), ['displayedAttributes', 'searchableAttributes', 'filterableAttributes', 'sortableAttributes', 'foreignKeys', 'rankingRules', 'stopWords', 'nonSeparatorTokens', 'separatorTokens', 'dictionary', 'synonyms', 'distinctAttribute', 'proximityPrecision', 'typoTolerance', 'faceting', 'pagination', 'embedders', 'searchCutoffMs', 'localizedAttributes', 'facetSearch', 'prefixSearch', 'chat'])
   t.strictSame(details.displayedAttributes, ['*'])
   t.strictSame(details.searchableAttributes, ['*'])
   t.equal(details.stopWords, null)
