@@ -21,6 +21,7 @@ export { createIndex } from './operations/create-index.js'
 export { updateIndex } from './operations/update-index.js'
 export { deleteIndex } from './operations/delete-index.js'
 export { swapIndexes } from './operations/swap-indexes.js'
+export { updateNetwork } from './operations/update-network.js'
 export { indexStats, type IndexStats } from './operations/index-stats.js'
 export { globalStats, type GlobalStats } from './operations/global-stats.js'
 

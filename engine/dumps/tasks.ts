@@ -57,6 +57,8 @@ function kindOf(task: Task): string | Json {
     case 'taskDeletion': return { tasksDeletion: { query: op.originalFilter, tasks: roaringBytes(op.tasks) } }
     case 'dumpCreation': return { dumpCreation: { keys: [], instance_uid: null } }
     case 'snapshotCreation': return 'snapshotCreation'
+    // A cluster's shard move (Tessera's own fields: a dump of a cluster node is not meant for Meilisearch).
+    case 'networkTopologyChange': return { networkTopologyChange: { previous: op.previous, shards: op.shards } }
   }
 }
 

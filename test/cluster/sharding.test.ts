@@ -1,7 +1,8 @@
 /**
  * A sharded cluster: three shards, each owned by two of three nodes (3 shards × 2 replicas). Each node keeps only
  * the documents of its shards; `_shard` filters; `useNetwork` searches return every document exactly once, also
- * while one node is down (its shards are answered by their other owners).
+ * while one node is down (its shards are answered by their other owners); a shard move (new owners) copies the
+ * shard's documents to the node that gains it and drops them on the one that loses it (applied on catching up).
  */
 import t from 'tap'
 import { Meilisearch } from 'meilisearch'
@@ -74,4 +75,26 @@ t.test('3 shards × 2 replicas: each node keeps its shards, useNetwork returns e
       t.same(r.errors, {}, 'no shard lost')
     }
   }
+
+  // A shard move while c is down: s2 goes from [b, c] to [a, b]. Node a gains s2 (fetched from b), c loses it.
+  await json(a, 'PATCH', '/network', { shards: { s2: { remotes: ['a', 'b'] } } })
+  const tasks = await json(a, 'GET', '/tasks?types=networkTopologyChange&limit=1')
+  const move = tasks.results[0].uid as number
+  const more = Array.from({ length: 30 }, (_, i) => ({ id: 1000 + i, title: `late ${i}` }))
+  const after = await accepted(call(`${b.url}/indexes/docs/documents`, { method: 'POST', json: more }))
+  t.ok(after > move)
+  const moved = await readAfter(a, `/tasks/${move}`, after)
+  t.equal(moved.body.status, 'succeeded', moved.text)
+  const every = [...docs, ...more]
+  const ids = (names: string[]) => every.filter((d) => names.includes(shards.shardOf(d.id)!)).map((d) => String(d.id)).sort()
+  t.equal((await readAfter(a, '/indexes/docs/stats', after)).body.numberOfDocuments, every.length, 'node a now holds s1, s2 and s3')
+  const s2 = await call(`${a.url}/indexes/docs/documents/fetch`, { method: 'POST', json: { filter: '_shard = s2', limit: 1000 } })
+  t.same(s2.body.results.map((d: any) => String(d.id)).sort(), ids(['s2']), "s2's documents, the moved ones and the later ones, on node a")
+  const r = await networkSearch(b)
+  t.same(r.ids, every.map((d) => String(d.id)).sort(), 'useNetwork after the move: every document once')
+
+  // Node c comes back, catches up and applies the move: it drops s2.
+  const c = await cluster.start(2)
+  const onC = await readAfter(c, '/indexes/docs/stats', after)
+  t.equal(onC.body.numberOfDocuments, ids(['s3']).length, 'node c keeps only s3 after the move')
 })
