@@ -17,7 +17,9 @@ export async function updateNetwork(engine: Engine, patch: NetworkPatch): Promis
   const network = await engine.network.update(patch)
   const shards = owners(network)
   if (engine.network.sharding && JSON.stringify(previous) !== JSON.stringify(shards)) {
-    await enqueue(engine, { type: 'networkTopologyChange', indexUid: null, details: null, operation: { type: 'networkTopologyChange', previous, shards } })
+    // Meilisearch's details of an enqueued `networkTopologyChange`.
+    const details = { movedDocuments: 0, message: 'processing tasks for previous network versions' }
+    await enqueue(engine, { type: 'networkTopologyChange', indexUid: null, details, operation: { type: 'networkTopologyChange', previous, shards } })
   }
   return network
 }

@@ -57,16 +57,19 @@ export async function computeTopologyChange(env: BatchEnv, task: Task, signal: A
   })
   const files: string[] = []
   const removeFiles = async () => { for (const f of files) await rm(f, { force: true }) }
+  // Meilisearch's details: the documents moved (here: dropped or fetched by this node, so they differ per node).
+  let moved = 0
   try {
     for (const meta of env.catalog.list()) {
       if (meta.primaryKey === null) continue
-      await dropUnowned(env, batch, meta, keeps)
+      moved += await dropUnowned(env, batch, meta, keeps)
       const afterTask = lastTaskBefore(env, meta.uid, task.uid)
       for (const shard of gained) {
         const docs = await fromFormerOwner(network, op, shard, meta.uid, afterTask, log)
         batch.checkAborted()
         if (docs === null || docs.length === 0) continue
         files.push(await addFetched(env, batch, meta, docs))
+        moved += docs.length
       }
     }
   } catch (err) {
@@ -78,7 +81,7 @@ export async function computeTopologyChange(env: BatchEnv, task: Task, signal: A
   }
   return {
     prepare: async () => [...draft.ops, ...await batch.finalOps()],
-    finals: [finish(task, 'succeeded', task.details, null)],
+    finals: [finish(task, 'succeeded', { movedDocuments: moved, message: 'Finished' }, null)],
     before: new Map([[task.uid, task]]),
     publish: () => { env.catalog.publish(draft); batch.publish() },
     afterCommit: async () => { env.deps.vectors.save(); await removeFiles() },
@@ -88,13 +91,13 @@ export async function computeTopologyChange(env: BatchEnv, task: Task, signal: A
 }
 
 /** Delete the index's documents whose shard this node does not own (any more). */
-async function dropUnowned(env: BatchEnv, batch: IndexBatch, meta: IndexMeta, keeps: (id: string) => boolean): Promise<void> {
+async function dropUnowned(env: BatchEnv, batch: IndexBatch, meta: IndexMeta, keeps: (id: string) => boolean): Promise<number> {
   const doomed: string[] = []
   for await (const [, doc] of env.deps.documents.scan(meta.id)) {
     const id = doc[meta.primaryKey!]
     if ((typeof id === 'string' || typeof id === 'number') && !keeps(String(id))) doomed.push(String(id))
   }
-  if (doomed.length > 0) await deleteByIds(batch, meta, doomed)
+  return doomed.length > 0 ? await deleteByIds(batch, meta, doomed) : 0
 }
 
 /** The index's last task before `uid` (what an owner must have applied before it gives its documents). */

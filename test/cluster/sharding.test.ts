@@ -85,6 +85,8 @@ t.test('3 shards × 2 replicas: each node keeps its shards, useNetwork returns e
   t.ok(after > move)
   const moved = await readAfter(a, `/tasks/${move}`, after)
   t.equal(moved.body.status, 'succeeded', moved.text)
+  t.same(moved.body.details, { movedDocuments: inShards(['s2']).length, message: 'Finished' }, "node a fetched s2's documents")
+  t.equal((await readAfter(b, `/tasks/${move}`, after)).body.details.movedDocuments, 0, 'node b moved nothing')
   const every = [...docs, ...more]
   const ids = (names: string[]) => every.filter((d) => names.includes(shards.shardOf(d.id)!)).map((d) => String(d.id)).sort()
   t.equal((await readAfter(a, '/indexes/docs/stats', after)).body.numberOfDocuments, every.length, 'node a now holds s1, s2 and s3')
@@ -97,4 +99,5 @@ t.test('3 shards × 2 replicas: each node keeps its shards, useNetwork returns e
   const c = await cluster.start(2)
   const onC = await readAfter(c, '/indexes/docs/stats', after)
   t.equal(onC.body.numberOfDocuments, ids(['s3']).length, 'node c keeps only s3 after the move')
+  t.equal((await readAfter(c, `/tasks/${move}`, after)).body.details.movedDocuments, inShards(['s2']).length, 'node c dropped s2')
 })
