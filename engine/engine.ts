@@ -33,8 +33,6 @@ export interface EngineOptions {
   path: string
   pool?: WorkerPool
   log?: Log
-  /** Test hook: hold each batch this long in `processing` before applying it. */
-  batchDelayMs?: number
   /** Test hook: each batch waits in `processing` while this answers true (polled every 10 ms). */
   batchHeldWhile?: () => boolean
   /** The most tasks the queue keeps before it deletes finished ones itself (Meilisearch: 1,000,000). */
@@ -104,7 +102,7 @@ export class Engine {
       // Sharding applies in cluster mode only: a single node keeps every document, whatever its network says.
       keepsDocument: () => network.sharding ? documentOwnership(network.current) : null,
       network,
-    }, { batchDelayMs: options.batchDelayMs, batchHeldWhile: options.batchHeldWhile, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
+    }, { batchHeldWhile: options.batchHeldWhile, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
     const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network, stateChanges)

@@ -52,8 +52,6 @@ export interface SchedulerDeps {
 }
 
 export interface SchedulerOptions {
-  /** Test hook: wait this long after marking a batch processing, before applying it. */
-  batchDelayMs?: number
   /** Test hook: each batch waits in `processing` while this answers true (see Engine's option). */
   batchHeldWhile?: () => boolean
   /** How many tasks and payload bytes one batch takes at most (`--experimental-max-number-of-batched-tasks`,
