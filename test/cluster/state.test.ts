@@ -19,6 +19,12 @@ t.test('network, features and keys are applied on every node in log order', { sk
   const [a, b] = cluster.nodes as [TestServer, TestServer]
   const req = (node: TestServer, path: string, init: RequestInit & { json?: unknown } = {}) => call(`${node.url}${path}`, { ...init, headers: { ...auth, ...(init.headers as Record<string, string> | undefined) } })
 
+  // The default keys are derived from the cluster's stream name: the same on every node.
+  const defaults = async (node: TestServer) => (await req(node, '/keys')).body.results.map((k: any) => [k.name, k.uid, k.key])
+  const onA = await defaults(a)
+  t.equal(onA.length, 4)
+  t.same(await defaults(b), onA, 'the same default keys (uids, values) on every node')
+
   const features = await req(a, '/experimental-features', { method: 'PATCH', json: { network: true } })
   t.equal(features.status, 200, features.text)
   t.equal(features.body.network, true)
@@ -70,7 +76,7 @@ t.test('network, features and keys are applied on every node in log order', { sk
   const deleted = await req(b, `/keys/${created.body.uid}`, { method: 'DELETE' })
   t.equal(deleted.status, 204, deleted.text)
   const later = await accepted(req(b, '/indexes/books/settings', { method: 'PATCH', json: { filterableAttributes: ['genre'] } }))
-  const onA = await readAfter(a, '/network', later, { headers: auth })
-  t.equal(onA.body.self, 'a', "node b's `self` did not change node a's")
+  const networkOnA = await readAfter(a, '/network', later, { headers: auth })
+  t.equal(networkOnA.body.self, 'a', "node b's `self` did not change node a's")
   t.equal((await readAfter(a, `/keys/${created.body.uid}`, later, { headers: auth })).status, 404, 'the key deletion reached node a')
 })
