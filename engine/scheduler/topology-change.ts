@@ -1,17 +1,17 @@
 /**
  * A `networkTopologyChange` batch (cluster mode, a shard move; see README "Cluster"): on this node, for every index,
- * the documents of shards `self` no longer owns are deleted, and the documents of each shard it gained are fetched
- * from an owner that held the shard before the change and still does (network/shard-transfer.ts), then added as an
- * addition would add them. One atomic commit, like any batch.
+ * the documents it no longer keeps are deleted, and those of the shards it gained are fetched from nodes that held
+ * them (network/shard-transfer.ts) and added as an addition would add them; network/shard-moves.ts decides which.
+ * One atomic commit, like any batch.
  *
  * The task is a barrier (selection.ts): it runs once every task registered before it is applied here, and no later
- * task is batched before it, so this node's documents are exactly those of the tasks before it. The owner fetched
+ * task is batched before it, so this node's documents are exactly those of the tasks before it. The node fetched
  * from is first made to finish the index's last task before the move (`X-Tessera-After-Task`); it may be further
  * along, and this node then applies those later tasks again itself (harmless for additions, updates and deletions,
  * not for an edit by function, which would run twice on the moved documents).
  *
- * A gained shard no former owner can give (none reachable, or none left) is logged and skipped: the task still
- * succeeds, as on the other nodes, and this node lacks that shard's documents.
+ * Documents no node gives (none reachable, or none held them) are logged and skipped: the task still succeeds, as on
+ * the other nodes, and this node lacks them.
  */
 import { rm, writeFile } from 'node:fs/promises'
 import { IndexBatch, BatchAborted } from '../indexing/index-batch.js'
@@ -19,8 +19,9 @@ import { addDocuments } from '../indexing/additions.js'
 import { deleteByIds } from '../indexing/deletions.js'
 import { toErrorObject } from '../errors/index.js'
 import { validatePayloadFile } from '../payload/documents.js'
-import { ShardSet, shardsOwnedBy } from '../network/sharding.js'
+import { planMove } from '../network/shard-moves.js'
 import { fetchShard } from '../network/shard-transfer.js'
+import type { Document } from '../payload/documents.js'
 import type { IndexMeta } from '../indexes/catalog.js'
 import type { Network } from '../network/types.js'
 import type { NetworkTopologyChange, Task } from '../tasks/types.js'
@@ -42,13 +43,8 @@ export async function computeTopologyChange(env: BatchEnv, task: Task, signal: A
     log('the network has no shards any more: documents are not copied back to every node')
     return nothing
   }
-  const shards = new ShardSet(Object.keys(network.shards))
-  const owned = shardsOwnedBy(network, network.self)
-  // Without shards before, every node held every document: nothing to gain, only to drop.
-  const everything = Object.keys(op.previous).length === 0
-  const before = new Set(Object.entries(op.previous).filter(([, owners]) => network.self !== null && owners.includes(network.self)).map(([s]) => s))
-  const gained = everything ? [] : [...owned].filter((s) => !before.has(s))
-  const keeps = (id: string) => owned.has(shards.shardOf(id)!)
+  const plan = planMove(network, op.previous)
+  const keeps = plan.keeps
 
   const draft = env.catalog.draft()
   const batch = new IndexBatch({
@@ -64,12 +60,18 @@ export async function computeTopologyChange(env: BatchEnv, task: Task, signal: A
       if (meta.primaryKey === null) continue
       moved += await dropUnowned(env, batch, meta, keeps)
       const afterTask = lastTaskBefore(env, meta.uid, task.uid)
-      for (const shard of gained) {
-        const docs = await fromFormerOwner(network, op, shard, meta.uid, afterTask, log)
+      // One fetch per donor and shard serves every former shard asked of that donor.
+      const fetched = new Map<string, Promise<Document[]>>()
+      for (const { shard, from, donors } of plan.fetches) {
+        const docs = await fromDonors(network, donors, meta.uid, shard, afterTask, fetched, log)
         batch.checkAborted()
-        if (docs === null || docs.length === 0) continue
-        files.push(await addFetched(env, batch, meta, docs))
-        moved += docs.length
+        const taken = (docs ?? []).filter((d) => {
+          const id = d[meta.primaryKey!]
+          return (typeof id === 'string' || typeof id === 'number') && plan.previousShardOf(String(id)) === from
+        })
+        if (taken.length === 0) continue
+        files.push(await addFetched(env, batch, meta, taken))
+        moved += taken.length
       }
     }
   } catch (err) {
@@ -108,25 +110,26 @@ function lastTaskBefore(env: BatchEnv, indexUid: string, uid: number): number | 
   return rank === 0 ? null : tasks.select(rank - 1) ?? null
 }
 
-/** The shard's documents from an owner before and after the change (each tried in turn); null when none gave them. */
-async function fromFormerOwner(network: Readonly<Network>, op: NetworkTopologyChange, shard: string, indexUid: string, afterTask: number | null, log: (msg: string) => void) {
-  const former = op.previous[shard] ?? []
-  const donors = (network.shards[shard]?.remotes ?? []).filter((r) => r !== network.self && former.includes(r) && Object.hasOwn(network.remotes, r))
+/** A shard's documents from the first donor that gives them; null when none did (logged). */
+async function fromDonors(network: Readonly<Network>, donors: string[], indexUid: string, shard: string, afterTask: number | null, fetched: Map<string, Promise<Document[]>>, log: (msg: string) => void): Promise<Document[] | null> {
   for (const donor of donors) {
+    const key = `${donor}\u0000${shard}`
+    let docs = fetched.get(key)
+    if (docs === undefined) fetched.set(key, (docs = fetchShard(network.remotes[donor]!, indexUid, shard, afterTask)))
     try {
-      return await fetchShard(network.remotes[donor]!, indexUid, shard, afterTask)
+      return await docs
     } catch (err) {
       log(`fetching shard ${shard} of index ${indexUid} from ${donor} failed (${(err as Error).message})`)
     }
   }
   log(donors.length === 0
-    ? `no owner of shard ${shard} before the change still owns it: its documents of index ${indexUid} are not moved here`
-    : `no owner gave shard ${shard} of index ${indexUid}: its documents are not moved here`)
+    ? `no node held documents of shard ${shard} of index ${indexUid} before the change: they are not moved here`
+    : `no node gave shard ${shard} of index ${indexUid}: its documents are not moved here`)
   return null
 }
 
 /** Add fetched documents as an addition (replacing) would, from a payload file of this batch. */
-async function addFetched(env: BatchEnv, batch: IndexBatch, meta: IndexMeta, docs: Record<string, unknown>[]): Promise<string> {
+async function addFetched(env: BatchEnv, batch: IndexBatch, meta: IndexMeta, docs: Document[]): Promise<string> {
   const name = `shard-move-${randomUUID()}`
   const path = env.deps.payloads.path(name)
   await writeFile(path, docs.map((d) => JSON.stringify(d)).join('\n'))

@@ -2,7 +2,8 @@
  * A sharded cluster: three shards, each owned by two of three nodes (3 shards × 2 replicas). Each node keeps only
  * the documents of its shards; `_shard` filters; `useNetwork` searches return every document exactly once, also
  * while one node is down (its shards are answered by their other owners); a shard move (new owners) copies the
- * shard's documents to the node that gains it and drops them on the one that loses it (applied on catching up).
+ * shard's documents to the node that gains it and drops them on the one that loses it (applied on catching up); a
+ * new shard gets its documents from the shards they leave.
  */
 import t from 'tap'
 import { Meilisearch } from 'meilisearch'
@@ -100,4 +101,23 @@ t.test('3 shards × 2 replicas: each node keeps its shards, useNetwork returns e
   const onC = await readAfter(c, '/indexes/docs/stats', after)
   t.equal(onC.body.numberOfDocuments, ids(['s3']).length, 'node c keeps only s3 after the move')
   t.equal((await readAfter(c, `/tasks/${move}`, after)).body.details.movedDocuments, inShards(['s2']).length, 'node c dropped s2')
+
+  // Node c came back on another port: the network learns its new address (no move: the owners did not change).
+  await json(a, 'PATCH', '/network', { remotes: { c: { url: c.url } } })
+
+  // A new shard, s4 on c alone: rendezvous hashing moves some documents of s1, s2 and s3 to it; c fetches them from
+  // their former owners, which keep them (no node held them and owns s4).
+  await json(a, 'PATCH', '/network', { shards: { s4: { remotes: ['c'] } } })
+  const marker = await accepted(call(`${a.url}/indexes/docs/settings`, { method: 'PATCH', json: { filterableAttributes: ['title'] } }))
+  const four = new ShardSet(['s1', 's2', 's3', 's4'])
+  const inS4 = every.filter((d) => four.shardOf(d.id) === 's4').map((d) => String(d.id)).sort()
+  t.ok(inS4.length > 0, 'some documents move to s4')
+  const s4 = await readAfter(c, '/indexes/docs/documents/fetch', marker, { method: 'POST', json: { filter: '_shard = s4', limit: 1000 } })
+  t.same(s4.body.results.map((d: any) => String(d.id)).sort(), inS4, "node c holds s4's documents")
+  for (const node of [a, b, c]) {
+    await readAfter(node, '/indexes/docs/stats', marker)
+    const r = await networkSearch(node)
+    t.same(r.ids, every.map((d) => String(d.id)).sort(), 'useNetwork after a new shard: every document once')
+    t.same(r.errors, {})
+  }
 })
