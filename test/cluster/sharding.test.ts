@@ -120,4 +120,21 @@ t.test('3 shards × 2 replicas: each node keeps its shards, useNetwork returns e
     t.same(r.ids, every.map((d) => String(d.id)).sort(), 'useNetwork after a new shard: every document once')
     t.same(r.errors, {})
   }
+
+  // Node c renamed `d` (it owns nothing then: it drops what another owner keeps), then `c` again: it fetches back s3
+  // from a (s4, which no other node held, it kept).
+  const moves = async () => (await json(c, 'GET', '/tasks?types=networkTopologyChange')).total as number
+  const movesBefore = await moves()
+  await json(c, 'PATCH', '/network', { self: 'd' })
+  const renamedD = await accepted(call(`${c.url}/indexes/docs/settings`, { method: 'PATCH', json: { filterableAttributes: ['title', 'id'] } }))
+  const whileD = await readAfter(c, '/indexes/docs/documents/fetch', renamedD, { method: 'POST', json: { filter: '_shard = s3', limit: 1000 } })
+  t.same(whileD.body.results, [], 'node c, named d, dropped s3 (node a keeps it)')
+  await json(c, 'PATCH', '/network', { self: 'c' })
+  t.equal(await moves(), movesBefore + 2, 'each rename is a move')
+  const back = await accepted(call(`${a.url}/indexes/docs/documents`, { method: 'POST', json: [{ id: 5000, title: 'after the renames' }] }))
+  const everyAfter = [...every, { id: 5000, title: 'after the renames' }]
+  const cHolds = (await readAfter(c, '/indexes/docs/documents/fetch', back, { method: 'POST', json: { filter: '_shard IN [s3, s4]', limit: 1000 } })).body.results
+  t.same(cHolds.map((d: any) => String(d.id)).sort(), everyAfter.filter((d) => ['s3', 's4'].includes(four.shardOf(d.id)!)).map((d) => String(d.id)).sort(), 'node c holds s3 and s4 again')
+  const final = await networkSearch(a)
+  t.same(final.ids, everyAfter.map((d) => String(d.id)).sort(), 'useNetwork after the renames: every document once')
 })
