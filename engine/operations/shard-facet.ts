@@ -28,10 +28,11 @@ interface Built {
 }
 
 /**
- * The `_shard` facet of each index (by internal id), for the live documents and shard names it was built with. A
+ * The `_shard` facet of each index (by engine and internal id), for the live documents and shard names it was built
+ * with. A
  * document's internal id keeps its primary key, so a new published view only reads the documents it added.
  */
-const built = new Map<number, Built>()
+const built = new WeakMap<Engine, Map<number, Built>>()
 
 export function namesShard(expr: FilterExpression): boolean {
   return filterFields(expr).some((token) => token.value === SHARD_FIELD)
@@ -41,10 +42,12 @@ export function namesShard(expr: FilterExpression): boolean {
 export function withShardFacet(engine: Engine, meta: IndexMeta, facets: FacetIndex, live: Bitmap): FacetIndex {
   const shards = new ShardSet(Object.keys(engine.network.current.shards))
   const names = JSON.stringify(shards.names)
-  let entry = built.get(meta.id)
+  let ofEngine = built.get(engine)
+  if (ofEngine === undefined) built.set(engine, (ofEngine = new Map()))
+  let entry = ofEngine.get(meta.id)
   if (entry?.live !== live || entry.names !== names) {
     entry = update(engine, meta, live, shards, entry?.names === names ? entry : undefined)
-    built.set(meta.id, entry)
+    ofEngine.set(meta.id, entry)
   }
   return new FacetIndex(facets.config, new Map([...facets.fields, [SHARD_FIELD, entry.field]]), facets.geo)
 }
