@@ -101,6 +101,7 @@ export class Engine {
       documents, payloads, inverted, facets, vectors, features, pool: options.pool,
       // Sharding applies in cluster mode only: a single node keeps every document, whatever its network says.
       keepsDocument: () => network.sharding ? documentOwnership(network.current) : null,
+      network,
     }, { batchHeldWhile: options.batchHeldWhile, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()

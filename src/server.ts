@@ -64,7 +64,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   snapshots?.unref()
   const memoryLog = config.memoryLogMs > 0 ? setInterval(() => log.warn(memoryLine()), config.memoryLogMs) : null
   memoryLog?.unref()
-  const keys = await KeyStore.open(engine.store, config.masterKey, engine.stateChanges)
+  const keys = await KeyStore.open(engine.store, config.masterKey, engine.stateChanges, config.cluster?.stream ?? null)
   const collections = new AuthService({ config: authConfig, store: engine.store, log, bodyLimit: config.httpPayloadSizeLimit })
   const adapter = chooseAdapter(config.httpAdapter, log)
   const listening = await adapter.listen(config.httpAddr.host, config.httpAddr.port, createHandler(engine, config, log, { keys, collections }))

@@ -54,7 +54,7 @@ export class JetStreamTaskLog implements TaskLog, StateReplicator {
   async replicate(kind: StateKind, body: unknown): Promise<unknown> {
     const { applier, subject, nodeId } = this.parts
     if (applier.failure) throw unavailable(`this node stopped applying the task log (${applier.failure.message})`, 'change')
-    const sequence = await this.publish(subject, encodeChange({ change: { kind, body }, origin: nodeId }))
+    const sequence = await this.publish(subject, encodeChange({ change: { kind, body }, origin: nodeId }), 'change')
     const outcome = await applier.changed(sequence - 1, this.parts.registerWaitMs)
     if (outcome === null) throw unavailable(`it is in the log but was not applied on this node within ${this.parts.registerWaitMs / 1000} s; it will be`, 'change')
     if ('error' in outcome) throw outcome.error
@@ -86,7 +86,7 @@ export class JetStreamTaskLog implements TaskLog, StateReplicator {
   }
 
   /** Publish with one message id across attempts: an entry stored but whose acknowledgement was lost is not stored twice. */
-  private async publish(subject: string, data: Uint8Array): Promise<number> {
+  private async publish(subject: string, data: Uint8Array, what: 'task' | 'change' = 'task'): Promise<number> {
     const msgID = randomUUID()
     const deadline = performance.now() + PUBLISH_DEADLINE_MS
     let last: Error | null = null
@@ -101,7 +101,7 @@ export class JetStreamTaskLog implements TaskLog, StateReplicator {
       }
       await new Promise((resolve) => setTimeout(resolve, PUBLISH_PAUSE_MS))
     }
-    throw unavailable(`the task log did not acknowledge it within ${PUBLISH_DEADLINE_MS / 1000} s (${last?.message}); an entry stored without acknowledgement still shows on GET /tasks`)
+    throw unavailable(`the task log did not acknowledge it within ${PUBLISH_DEADLINE_MS / 1000} s (${last?.message}); ${what === 'task' ? 'an entry stored without acknowledgement still shows on GET /tasks' : 'a change stored without acknowledgement is still applied'}`, what)
   }
 
   async close(): Promise<void> {

@@ -58,6 +58,8 @@ function kindOf(task: Task): string | Json {
     case 'dumpCreation': return { dumpCreation: { keys: [], instance_uid: null } }
     case 'snapshotCreation': return 'snapshotCreation'
     case 'indexCompaction': return 'indexCompaction'
+    // A cluster's shard move (Tessera's own fields: a dump of a cluster node is not meant for Meilisearch).
+    case 'networkTopologyChange': return { networkTopologyChange: { previous: op.previous, shards: op.shards } }
   }
 }
 

@@ -37,7 +37,8 @@ function searchAll(requests: RemoteRequest[], deadline: number): Promise<RemoteO
 /**
  * Sharded `useNetwork`: the shards of an owner that failed are asked of other owners (this instance excluded: it
  * answered for its own shards already), once. The failed owner's error is left out of `remoteErrors` when every one
- * of its shards found another owner; the other owners' own failures are reported under their names.
+ * of its shards found another owner (and it was asked nothing else); the other owners' own failures are reported
+ * under their names.
  */
 async function askOtherOwners(plan: NetworkPlan, outcomes: RemoteOutcome[], federation: JsonObject, deadline: number): Promise<RemoteOutcome[]> {
   const failed = outcomes.filter((o) => 'error' in o && plan.shardQueries.has(o.name))
@@ -58,7 +59,8 @@ async function askOtherOwners(plan: NetworkPlan, outcomes: RemoteOutcome[], fede
         request.queries.push(restrictedBody(body, theirs))
       }
     }
-    if (all) covered.add(name)
+    // An owner also asked other queries (a `remote` of its own) keeps its error: those got no answer.
+    if (all && plan.remote.get(name)!.queries.length === plan.shardQueries.get(name)!.length) covered.add(name)
   }
   const again = await searchAll([...retries.values()], deadline)
   return [...outcomes.filter((o) => !covered.has(o.name) || !('error' in o)), ...again]

@@ -4,8 +4,9 @@
  * itself and a change of the shards takes effect at once. Filters read it as a facet holding one string per
  * document (`_shard = s1`, `_shard IN [s1, s2]`, `_shard != s1`; shard names compare as facet strings do).
  *
- * The facet is built from the documents the first time a filter names `_shard` after a batch (or a change of the
- * shard names), then kept with that published view: the first such filter reads every document of the index.
+ * The facet is built from the documents the first time a filter names `_shard` (or after a change of the shard
+ * names), reading every document of the index once; after a batch, the first such filter reads only the documents
+ * the batch added (a document's internal id keeps its primary key, so its shard).
  */
 import type { Engine } from '../engine.js'
 import type { IndexMeta } from '../indexes/catalog.js'
@@ -17,8 +18,21 @@ import { SHARD_FIELD, ShardSet } from '../network/index.js'
 /** Documents read per storage call while the facet is built. */
 const READ_CHUNK = 1000
 
-/** The `_shard` facet of a published view (by its live documents), for the shard names it was built with. */
-const built = new WeakMap<Bitmap, { names: string; field: FieldFacets }>()
+interface Built {
+  /** The shard names it was built with. */
+  names: string
+  live: Bitmap
+  /** Documents by shard. */
+  byShard: Map<string, Bitmap>
+  field: FieldFacets
+}
+
+/**
+ * The `_shard` facet of each index (by engine and internal id), for the live documents and shard names it was built
+ * with. A
+ * document's internal id keeps its primary key, so a new published view only reads the documents it added.
+ */
+const built = new WeakMap<Engine, Map<number, Built>>()
 
 export function namesShard(expr: FilterExpression): boolean {
   return filterFields(expr).some((token) => token.value === SHARD_FIELD)
@@ -28,32 +42,49 @@ export function namesShard(expr: FilterExpression): boolean {
 export function withShardFacet(engine: Engine, meta: IndexMeta, facets: FacetIndex, live: Bitmap): FacetIndex {
   const shards = new ShardSet(Object.keys(engine.network.current.shards))
   const names = JSON.stringify(shards.names)
-  let entry = built.get(live)
-  if (entry?.names !== names) {
-    entry = { names, field: shardFacet(engine, meta, live, shards) }
-    built.set(live, entry)
+  let ofEngine = built.get(engine)
+  if (ofEngine === undefined) built.set(engine, (ofEngine = new Map()))
+  let entry = ofEngine.get(meta.id)
+  if (entry?.live !== live || entry.names !== names) {
+    entry = update(engine, meta, live, shards, entry?.names === names ? entry : undefined)
+    ofEngine.set(meta.id, entry)
   }
   return new FacetIndex(facets.config, new Map([...facets.fields, [SHARD_FIELD, entry.field]]), facets.geo)
 }
 
-function shardFacet(engine: Engine, meta: IndexMeta, live: Bitmap, shards: ShardSet): FieldFacets {
-  const byShard = new Map<string, number[]>(shards.names.map((name) => [name, []]))
+/** The facet for `live`: from `known` (same shard names) when there is one, reading only the documents added since. */
+function update(engine: Engine, meta: IndexMeta, live: Bitmap, shards: ShardSet, known: Built | undefined): Built {
+  const byShard = new Map<string, Bitmap>()
+  const added = known ? RoaringBitmap32.andNot(live, known.live) : live
+  for (const name of shards.names) {
+    const before = known?.byShard.get(name)
+    byShard.set(name, before ? RoaringBitmap32.and(before, live) : new RoaringBitmap32())
+  }
   const primaryKey = meta.primaryKey
-  if (primaryKey !== null && shards.names.length > 0) {
-    const ids = live.toArray()
+  if (primaryKey !== null && shards.names.length > 0 && added.size > 0) {
+    const ids = added.toArray()
+    const found = new Map<string, number[]>()
     for (let i = 0; i < ids.length; i += READ_CHUNK) {
       const chunk = ids.slice(i, i + READ_CHUNK)
       engine.documents.getMany(meta.id, chunk).forEach((doc, k) => {
         const id = doc?.[primaryKey]
-        if (typeof id === 'string' || typeof id === 'number') byShard.get(shards.shardOf(id)!)!.push(chunk[k]!)
+        if (typeof id !== 'string' && typeof id !== 'number') return
+        const shard = shards.shardOf(id)!
+        const list = found.get(shard) ?? []
+        list.push(chunk[k]!)
+        found.set(shard, list)
       })
     }
+    for (const [shard, docids] of found) byShard.set(shard, RoaringBitmap32.or(byShard.get(shard)!, RoaringBitmap32.from(docids)))
   }
+  return { names: JSON.stringify(shards.names), live, byShard, field: facetOf(byShard) }
+}
+
+function facetOf(byShard: Map<string, Bitmap>): FieldFacets {
   const field = new FieldFacets()
   const all: Bitmap[] = []
-  for (const [name, docids] of byShard) {
-    if (docids.length === 0) continue
-    const bitmap = RoaringBitmap32.from(docids)
+  for (const [name, bitmap] of byShard) {
+    if (bitmap.size === 0) continue
     all.push(bitmap)
     // Two names alike once normalized (`S1`, `s1`) are one facet value, as two spellings of a string are.
     const key = normalizeFacet(name)

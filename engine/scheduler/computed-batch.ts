@@ -12,6 +12,7 @@ import type { InvertedStore } from '../inverted/index.js'
 import type { FacetStore } from '../facets/index.js'
 import type { VectorStore } from '../vectors/store.js'
 import type { EmbedderRequests } from '../embedders/index.js'
+import type { NetworkConfig } from '../network/index.js'
 import type { Features } from '../features/index.js'
 import type { WorkerPool } from '../pool/index.js'
 import type { Details, Task, TaskStatus } from '../tasks/types.js'
@@ -46,6 +47,8 @@ export interface SchedulerDeps {
    * (the network may change between batches); null or absent keeps every document.
    */
   keepsDocument?: () => ((id: string) => boolean) | null
+  /** The network (cluster mode: shard moves read its shards, owners and remotes). */
+  network?: NetworkConfig
 }
 
 export interface SchedulerOptions {

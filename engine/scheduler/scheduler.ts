@@ -24,6 +24,7 @@ import { computeIndexBatch } from './index-tasks.js'
 import type { EmbedderRequests } from '../embedders/index.js'
 import { computeDump } from './dump-creation.js'
 import { computeSnapshot } from './snapshot-creation.js'
+import { computeTopologyChange } from './topology-change.js'
 
 export type { SchedulerDeps, SchedulerOptions } from './computed-batch.js'
 
@@ -307,6 +308,7 @@ export class Scheduler {
     if (first.type === 'taskDeletion') return computeDeletion(env, tasks)
     if (first.type === 'dumpCreation') return computeDump(env, first)
     if (first.type === 'snapshotCreation') return computeSnapshot(env, tasks)
+    if (first.type === 'networkTopologyChange') return computeTopologyChange(env, first, signal)
     return computeIndexBatch(env, tasks, signal)
   }
 }

@@ -79,6 +79,10 @@ export function selectBatch(queue: TaskQueue, catalog: IndexCatalog, limits: Bat
     return { tasks: [oldest], strategy: `created batch containing only task with id ${oldest.uid} of type \`${oldest.type}\` that cannot be batched with any other task.` }
   }
   const ofIndex = RoaringBitmap32.and(enqueued, queue.index.byIndex.get(oldest.indexUid) ?? newBitmap())
+  // A shard move is a barrier: tasks registered after it are never batched before it (it must see exactly the
+  // documents of the tasks before it, on every node).
+  const moves = ofType('networkTopologyChange')
+  if (moves.size > 0) ofIndex.removeRange(moves.minimum(), 0x100000000)
   const maxTasks = Math.min(limits.maxTasks, MAX_BATCHED_TASKS)
   const candidates = queue.getMany(ofIndex.rangeUint32Array(0, maxTasks))
   // The payload size limit cuts the candidates first (the first task always goes, whatever its size), as

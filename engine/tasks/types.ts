@@ -47,6 +47,18 @@ export type Operation =
   | { type: 'snapshotCreation' }
   /** `POST /indexes/{uid}/compact`: reclaims the index's free space (see indexes/changes.ts). */
   | { type: 'indexCompaction' }
+  | NetworkTopologyChange
+
+/**
+ * Cluster mode: the owners of the network's shards changed (`PATCH /network`); every node drops the documents of
+ * shards it no longer owns and fetches those of shards it gained (scheduler/topology-change.ts). Owners by shard
+ * name, before and after the change.
+ */
+export interface NetworkTopologyChange {
+  type: 'networkTopologyChange'
+  previous: Record<string, string[]>
+  shards: Record<string, string[]>
+}
 
 /** The format of a stored document payload. */
 export type PayloadFormat = 'json' | 'ndjson' | 'csv'

@@ -14,7 +14,7 @@ import { StateChanges, type StatePlan } from '../../engine/tasks/state-changes.j
 import { expandActions, type Action } from './actions.js'
 import type { Expiry } from './expiry.js'
 import { deriveKeyValue, sameDigest, secretDigest } from './secret.js'
-import { newUuid, parseUuid } from './uuid.js'
+import { namedUuid, newUuid, parseUuid } from './uuid.js'
 
 type Micros = number
 
@@ -68,19 +68,24 @@ export class KeyStore {
     this.masterDigest = masterKey === null ? null : secretDigest(masterKey)
   }
 
-  /** `changes`: the engine's state changes (replicated in cluster mode); a fresh local one by default. */
-  static async open(store: Store, masterKey: string | null, changes = new StateChanges(store)): Promise<KeyStore> {
+  /**
+   * `changes`: the engine's state changes (replicated in cluster mode); a fresh local one by default. `cluster`: the
+   * cluster's stream name, from which the default keys' uids are derived, so every node of a cluster has the same
+   * default keys (same uids, so the same values with the same master key); without it they are random, as
+   * Meilisearch's.
+   */
+  static async open(store: Store, masterKey: string | null, changes = new StateChanges(store), cluster: string | null = null): Promise<KeyStore> {
     const keyStore = new KeyStore(store, masterKey, changes)
     for await (const [, value] of store.scan('keys')) keyStore.remember(loaded(decode<ApiKey>(value)))
-    if (keyStore.byUid.size === 0) await keyStore.createDefaults()
+    if (keyStore.byUid.size === 0) await keyStore.createDefaults(cluster)
     changes.register('keys', (body) => keyStore.plan(body as KeyChange))
     return keyStore
   }
 
-  private async createDefaults(): Promise<void> {
+  private async createDefaults(cluster: string | null): Promise<void> {
     const created = DEFAULT_KEYS.map((k) => {
       const now = nowMicros()
-      return loaded({ ...k, uid: newUuid(), expiresAt: null, createdAt: now, updatedAt: now })
+      return loaded({ ...k, uid: cluster === null ? newUuid() : namedUuid(`${cluster}\u0000${k.name}`), expiresAt: null, createdAt: now, updatedAt: now })
     })
     await this.store.commit(created.map((k) => this.putOp(k)))
     for (const k of created) this.remember(k)

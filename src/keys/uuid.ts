@@ -4,7 +4,7 @@
  * is lower-case and hyphenated. A failed parse explains itself the way the crate does (the first bad character,
  * else the length or the groups).
  */
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 
 export type UuidParse = { ok: true; uid: string } | { ok: false; message: string }
 
@@ -47,4 +47,13 @@ function uuidError(text: string): string {
 
 export function newUuid(): string {
   return randomUUID()
+}
+
+/** A name-based UUID (version 5 layout: the SHA-1 of `name`), the same wherever it is computed. */
+export function namedUuid(name: string): string {
+  const bytes = createHash('sha1').update(`tessera-key\u0000${name}`, 'utf8').digest().subarray(0, 16)
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80
+  const h = bytes.toString('hex')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }

@@ -1,6 +1,7 @@
 /**
- * `npm run cluster -- --nodes N` (src/cluster/run.ts, compiled): starts N nats-servers and N Tessera nodes, prints
- * their URLs, the nodes form one cluster, and Ctrl-C (SIGINT) stops every process and removes the temporary data.
+ * `npm run cluster -- --nodes N --shards S` (src/cluster/run.ts, compiled): starts N nats-servers and N Tessera
+ * nodes, prints their URLs, the nodes form one cluster and a sharded network, and Ctrl-C (SIGINT) stops every process
+ * and removes the temporary data.
  */
 import t from 'tap'
 import { spawn } from 'node:child_process'
@@ -12,9 +13,9 @@ import { natsMissing } from './cluster.js'
 
 t.setTimeout(600_000)
 
-t.test('npm run cluster -- --nodes 2', { skip: natsMissing() }, async (t) => {
+t.test('npm run cluster -- --nodes 2 --shards 2', { skip: natsMissing() }, async (t) => {
   const basePort = await freePort()
-  const proc = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'cluster', 'run.js'), '--nodes', '2', '--base-port', String(basePort)], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const proc = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'cluster', 'run.js'), '--nodes', '2', '--base-port', String(basePort), '--shards', '2'], { stdio: ['ignore', 'pipe', 'pipe'] })
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)))
   t.teardown(async () => { if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL'); await exited })
   let out = ''
@@ -34,6 +35,10 @@ t.test('npm run cluster -- --nodes 2', { skip: natsMissing() }, async (t) => {
   t.equal(task.status, 202)
   const index = await call(`${urls[1]}/indexes/x`, { headers: { 'x-tessera-after-task': String(task.body.taskUid) } })
   t.equal(index.status, 200, 'the second node applied what the first took')
+  t.match(out, /sharded network: s1 on node-1, node-2; s2 on node-2, node-1/)
+  const network = await call(`${urls[1]}/network`)
+  t.equal(network.body.self, 'node-2', 'each node is named')
+  t.same(network.body.shards, { s1: { remotes: ['node-1', 'node-2'] }, s2: { remotes: ['node-1', 'node-2'] } })
   proc.kill('SIGINT')
   t.equal(await exited, 0, 'Ctrl-C stops it')
   t.notOk(existsSync(dataDir!), 'and removes the temporary data')

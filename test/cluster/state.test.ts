@@ -19,6 +19,12 @@ t.test('network, features and keys are applied on every node in log order', { sk
   const [a, b] = cluster.nodes as [TestServer, TestServer]
   const req = (node: TestServer, path: string, init: RequestInit & { json?: unknown } = {}) => call(`${node.url}${path}`, { ...init, headers: { ...auth, ...(init.headers as Record<string, string> | undefined) } })
 
+  // The default keys are derived from the cluster's stream name: the same on every node.
+  const defaults = async (node: TestServer) => (await req(node, '/keys')).body.results.map((k: any) => [k.name, k.uid, k.key])
+  const onA = await defaults(a)
+  t.equal(onA.length, 4)
+  t.same(await defaults(b), onA, 'the same default keys (uids, values) on every node')
+
   const features = await req(a, '/experimental-features', { method: 'PATCH', json: { network: true } })
   t.equal(features.status, 200, features.text)
   t.equal(features.body.network, true)
@@ -40,9 +46,13 @@ t.test('network, features and keys are applied on every node in log order', { sk
   const created = await req(a, '/keys', { method: 'POST', json: { name: 'shared', actions: ['search'], indexes: ['*'], expiresAt: null } })
   t.equal(created.status, 201, created.text)
 
-  // Each change took one place in the log (three so far): the next task's uid comes after them.
+  // Each change took one place in the log (three so far), and setting the shards registered a shard move (task 2):
+  // the next task's uid comes after them.
   const task = await accepted(req(a, '/indexes', { method: 'POST', json: { uid: 'books', primaryKey: 'id' } }))
-  t.equal(task, 3, 'three changes, then the first task')
+  t.equal(task, 4, 'three changes and a shard move, then the next task')
+  const move = await readAfter(b, '/tasks/2', task, { headers: auth })
+  t.equal(move.body.type, 'networkTopologyChange', move.text)
+  t.equal(move.body.status, 'succeeded')
 
   // Applied in log order: once node b finished the task, it holds every change made before it.
   const onB = await readAfter(b, '/network', task, { headers: auth })
@@ -66,7 +76,7 @@ t.test('network, features and keys are applied on every node in log order', { sk
   const deleted = await req(b, `/keys/${created.body.uid}`, { method: 'DELETE' })
   t.equal(deleted.status, 204, deleted.text)
   const later = await accepted(req(b, '/indexes/books/settings', { method: 'PATCH', json: { filterableAttributes: ['genre'] } }))
-  const onA = await readAfter(a, '/network', later, { headers: auth })
-  t.equal(onA.body.self, 'a', "node b's `self` did not change node a's")
+  const networkOnA = await readAfter(a, '/network', later, { headers: auth })
+  t.equal(networkOnA.body.self, 'a', "node b's `self` did not change node a's")
   t.equal((await readAfter(a, `/keys/${created.body.uid}`, later, { headers: auth })).status, 404, 'the key deletion reached node a')
 })

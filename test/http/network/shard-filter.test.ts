@@ -16,7 +16,7 @@ t.test('_shard = name, _shard IN [...], _shard != name', async (t) => {
     json: { self: 'a', remotes: { a: { url: server.url } }, shards: { s1: { remotes: ['a'] }, s2: { remotes: ['a'] }, s3: { remotes: ['a'] } } },
   })
   t.equal(network.status, 200, network.text)
-  const docs = Array.from({ length: 60 }, (_, i) => ({ id: i % 2 === 0 ? i : `doc-${i}`, title: `title ${i}` }))
+  const docs: { id: string | number; title: string }[] = Array.from({ length: 60 }, (_, i) => ({ id: i % 2 === 0 ? i : `doc-${i}`, title: `title ${i}` }))
   const added = await call(`${server.url}/indexes/docs/documents`, { method: 'POST', json: docs })
   t.equal((await waitTask(server.url, added.body.taskUid)).status, 'succeeded')
 
@@ -42,9 +42,20 @@ t.test('_shard = name, _shard IN [...], _shard != name', async (t) => {
   t.same(fetched.body.results.map((d: any) => String(d.id)).sort(), idsOf('s2'))
   t.notOk(fetched.body.results.some((d: any) => '_shard' in d), 'documents do not show _shard')
 
+  // After a batch that adds, replaces and deletes documents, the facet follows (it reads only what the batch added).
+  const more = Array.from({ length: 30 }, (_, i) => ({ id: `late-${i}`, title: `late ${i}` }))
+  const again = await call(`${server.url}/indexes/docs/documents`, { method: 'POST', json: [...more, { id: 0, title: 'replaced' }] })
+  t.equal((await waitTask(server.url, again.body.taskUid)).status, 'succeeded')
+  const gone = await call(`${server.url}/indexes/docs/documents/delete-batch`, { method: 'POST', json: [2, 4, 'doc-5'] })
+  t.equal((await waitTask(server.url, gone.body.taskUid)).status, 'succeeded')
+  docs.push(...more)
+  for (const id of [2, 4, 'doc-5']) docs.splice(docs.findIndex((d) => d.id === id), 1)
+  t.same(await search('_shard = s1'), idsOf('s1'), 'after additions, a replacement and deletions')
+  t.same(await search('_shard IN [s2, s3]'), idsOf('s2', 's3'))
+
   // Deleting by `_shard` is not supported: the attribute is not filterable there.
   const del = await call(`${server.url}/indexes/docs/documents/delete`, { method: 'POST', json: { filter: '_shard = s1' } })
   const task = del.status === 202 ? await waitTask(server.url, del.body.taskUid) : null
   t.equal(task?.status ?? del.status, task ? 'failed' : 400, del.text)
-  t.equal((await call(`${server.url}/indexes/docs/stats`)).body.numberOfDocuments, 60, 'nothing deleted')
+  t.equal((await call(`${server.url}/indexes/docs/stats`)).body.numberOfDocuments, docs.length, 'nothing deleted')
 })
