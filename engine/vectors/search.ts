@@ -7,7 +7,7 @@
  *   `k × rescoring` of them: the full-precision query against each one's int8 copy.
  */
 import type { Bitmap } from '../inverted/index.js'
-import { cosine, cosineToInt8, norm, quantize } from './distance.js'
+import { cosine, cosineToInt8, norm, quantize, storedNorm } from './distance.js'
 import type { VectorSpace } from './space.js'
 
 export interface Neighbour {
@@ -73,11 +73,11 @@ export function exactNearest(space: VectorSpace, query: Float32Array, k: number,
     const e = space.entries.get(docid)
     if (!e || e.vectors.length === 0) return
     let best = -Infinity
-    for (const v of e.vectors) best = Math.max(best, cosine(query, v, qn))
+    for (const v of e.vectors) best = Math.max(best, cosine(query, v, qn, storedNorm(v)))
     out.push({ docid, similarity: best })
   }
   if (allowed === null) for (const docid of space.entries.keys()) visit(docid)
-  else if (allowed.size < space.entries.size) for (const docid of allowed) visit(docid)
+  else if (allowed.size < space.entries.size) for (const docid of allowed.toUint32Array()) visit(docid)
   else for (const docid of space.entries.keys()) if (allowed.has(docid)) visit(docid)
   return top(out, k)
 }
