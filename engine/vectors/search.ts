@@ -23,8 +23,13 @@ export interface NearestOptions {
   rescoring?: number
 }
 
-/** Below this many filtered documents (or this share of the space) an exact scan replaces the graph walk. */
-export const EXACT_SCAN_MAX = 4096
+/**
+ * Below this many filtered documents (or this share of the space) an exact scan replaces the graph walk. A walk with
+ * a selective filter visits many documents it cannot return (and asks the filter callback about each across the
+ * native boundary): on 50,000 clustered 384-dimension vectors with 4,926 allowed, the walk at ef 200 took 13.6 ms of
+ * CPU per query for recall@10 0.930 (0.976 at ef 400, 19.4 ms), the exact scan 4.7 ms for 1.000 (loaded machine).
+ */
+export const EXACT_SCAN_MAX = 16_384
 export const EXACT_SCAN_SHARE = 0.05
 /**
  * Tuning of vector search, set once at start-up (`TESSERA_VECTOR_EF`, `TESSERA_VECTOR_RESCORING`):

@@ -1,11 +1,15 @@
 /**
  * The exact scan (filtered searches over few documents, and the truth of the recall tests): the same neighbours
- * and similarities as cosine computed from scratch, with stored vectors' norms computed once and reused.
+ * and similarities as cosine computed from scratch, with stored vectors' norms computed once and reused; and above
+ * its threshold, the graph walk with the filter inside.
  */
 import t from 'tap'
 import { RoaringBitmap32 } from '../../../engine/inverted/index.js'
 import { cosine, norm, storedNorm } from '../../../engine/vectors/distance.js'
-import { exactNearest } from '../../../engine/vectors/search.js'
+import { EXACT_SCAN_MAX, EXACT_SCAN_SHARE, exactNearest, nearest } from '../../../engine/vectors/search.js'
+import { VectorDraft } from '../../../engine/vectors/draft.js'
+import { NO_VECTORS } from '../../../engine/vectors/space.js'
+import { clusteredVectors, recallAt } from '../../../bench/data/clustered-vectors.js'
 import { VectorSpace } from '../../../engine/vectors/space.js'
 import type { VectorEntry } from '../../../engine/vectors/codec.js'
 
@@ -41,4 +45,20 @@ t.test('exact scan against cosine from scratch', async (t) => {
   const v = entries.get(3)!.vectors[0]!
   t.equal(storedNorm(v), norm(v), 'the stored norm is the norm')
   t.equal(cosine(v, v, norm(v), storedNorm(v)), cosine(v, v))
+})
+
+t.test('above EXACT_SCAN_MAX filtered documents the walk takes the filter inside', async (t) => {
+  const data = clusteredVectors({ count: EXACT_SCAN_MAX + 8000, dims: 8, clusters: 20, queries: 40, seed: 5 })
+  const draft = new VectorDraft(1, NO_VECTORS, (_n, next) => next)
+  data.vectors.forEach((v, docid) => draft.set(docid, { e: { embeddings: [v], userProvided: true, regenerate: false } }))
+  await draft.finalOps({ e: { source: 'userProvided', dimensions: 8 } }, () => {})
+  const space = draft.result()!.spaces.get('e')!
+  // Every cluster but one in five: more documents than the exact scan takes, fewer than all.
+  const allowed = RoaringBitmap32.from(data.vectors.map((_, i) => i).filter((i) => data.cluster[i]! % 5 !== 0))
+  t.ok(allowed.size > EXACT_SCAN_MAX && allowed.size > space.entries.size * EXACT_SCAN_SHARE, `${allowed.size} documents pass`)
+  const ids = (hits: { docid: number }[]) => hits.map((h) => h.docid)
+  const found = data.queries.map((q) => ids(nearest(space, q, 10, allowed)))
+  t.ok(found.every((hits) => hits.length === 10 && hits.every((d) => allowed.has(d))), 'only documents that pass')
+  const recall = recallAt(10, found, data.queries.map((q) => ids(exactNearest(space, q, 10, allowed))))
+  t.ok(recall >= 0.95, `recall@10 ${recall.toFixed(3)} ≥ 0.95`)
 })
