@@ -14,9 +14,18 @@ export function norm(a: Float32Array): number {
 }
 
 /** Cosine similarity; 0 when either vector is all zeros. */
-export function cosine(a: Float32Array, b: Float32Array, normA = norm(a)): number {
-  const nb = norm(b)
-  return normA === 0 || nb === 0 ? 0 : dot(a, b) / (normA * nb)
+export function cosine(a: Float32Array, b: Float32Array, normA = norm(a), normB = norm(b)): number {
+  return normA === 0 || normB === 0 ? 0 : dot(a, b) / (normA * normB)
+}
+
+/** Norms of stored vectors, computed once: an exact scan then costs one pass over each vector instead of two. */
+const storedNorms = new WeakMap<Float32Array, number>()
+
+/** The norm of a stored vector (which never changes once stored). */
+export function storedNorm(v: Float32Array): number {
+  let n = storedNorms.get(v)
+  if (n === undefined) storedNorms.set(v, (n = norm(v)))
+  return n
 }
 
 /** Meilisearch's score of a semantic hit from its cosine similarity, clamped to [0, 1]. */

@@ -7,7 +7,7 @@
  *   `k × rescoring` of them: the full-precision query against each one's int8 copy.
  */
 import type { Bitmap } from '../inverted/index.js'
-import { cosine, cosineToInt8, norm, quantize } from './distance.js'
+import { cosine, cosineToInt8, norm, quantize, storedNorm } from './distance.js'
 import type { VectorSpace } from './space.js'
 
 export interface Neighbour {
@@ -23,8 +23,13 @@ export interface NearestOptions {
   rescoring?: number
 }
 
-/** Below this many filtered documents (or this share of the space) an exact scan replaces the graph walk. */
-export const EXACT_SCAN_MAX = 4096
+/**
+ * Below this many filtered documents (or this share of the space) an exact scan replaces the graph walk. A walk with
+ * a selective filter visits many documents it cannot return (and asks the filter callback about each across the
+ * native boundary): on 50,000 clustered 384-dimension vectors with 4,926 allowed, the walk at ef 200 took 13.6 ms of
+ * CPU per query for recall@10 0.930 (0.976 at ef 400, 19.4 ms), the exact scan 4.7 ms for 1.000 (loaded machine).
+ */
+export const EXACT_SCAN_MAX = 16_384
 export const EXACT_SCAN_SHARE = 0.05
 /**
  * Tuning of vector search, set once at start-up (`TESSERA_VECTOR_EF`, `TESSERA_VECTOR_RESCORING`):
@@ -73,11 +78,11 @@ export function exactNearest(space: VectorSpace, query: Float32Array, k: number,
     const e = space.entries.get(docid)
     if (!e || e.vectors.length === 0) return
     let best = -Infinity
-    for (const v of e.vectors) best = Math.max(best, cosine(query, v, qn))
+    for (const v of e.vectors) best = Math.max(best, cosine(query, v, qn, storedNorm(v)))
     out.push({ docid, similarity: best })
   }
   if (allowed === null) for (const docid of space.entries.keys()) visit(docid)
-  else if (allowed.size < space.entries.size) for (const docid of allowed) visit(docid)
+  else if (allowed.size < space.entries.size) for (const docid of allowed.toUint32Array()) visit(docid)
   else for (const docid of space.entries.keys()) if (allowed.has(docid)) visit(docid)
   return top(out, k)
 }
