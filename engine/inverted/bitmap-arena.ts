@@ -12,15 +12,14 @@
  * cache) is collected.
  */
 import roaring from 'roaring'
+import { FROZEN_FORMAT as FROZEN, frozenView } from '../util/frozen-bitmap.js'
 import { sharedArray, sharedCopy } from '../util/shared.js'
 import { grown } from '../util/typed.js'
 
-const { RoaringBitmap32 } = roaring
-type Bitmap = InstanceType<typeof RoaringBitmap32>
+type Bitmap = InstanceType<typeof roaring.RoaringBitmap32>
 
 /** The alignment the frozen format needs. */
 const ALIGN = 32
-const FROZEN = 'unsafe_frozen_croaring'
 
 /** A published arena as another thread is handed it (arrays over SharedArrayBuffers, read only). */
 export interface BitmapArenaView {
@@ -75,7 +74,7 @@ export class BitmapArena {
     const cached = this.views[wordId]
     if (cached) return cached
     const from = this.at[wordId]!
-    const view = RoaringBitmap32.unsafeFrozenView(this.bytes.subarray(from, from + this.length[wordId]!), FROZEN)
+    const view = frozenView(this.bytes.subarray(from, from + this.length[wordId]!))
     this.views[wordId] = view
     return view
   }
