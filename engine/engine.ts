@@ -11,7 +11,7 @@ import type { BatchLimits } from './scheduler/selection.js'
 import type { WorkerPool } from './pool/index.js'
 import { Features } from './features/index.js'
 import { closeEmbedders, setEmbedderRuntime, type EmbedderRuntime } from './embedders/index.js'
-import { NetworkConfig } from './network/index.js'
+import { NetworkConfig, documentOwnership } from './network/index.js'
 import { DocumentStore } from './documents/store.js'
 import { InvertedStore } from './inverted/index.js'
 import { PayloadFiles } from './payload/files.js'
@@ -23,6 +23,7 @@ import { VectorStore } from './vectors/store.js'
 import { vectorSearchTuning } from './vectors/search.js'
 import { join } from 'node:path'
 import { LocalTaskLog, type TaskLog } from './tasks/task-log.js'
+import { StateChanges } from './tasks/state-changes.js'
 import { openCluster, type ClusterOptions } from './cluster/index.js'
 
 export type Log = (msg: string, level?: 'INFO' | 'ERROR') => void
@@ -32,8 +33,6 @@ export interface EngineOptions {
   path: string
   pool?: WorkerPool
   log?: Log
-  /** Test hook: hold each batch this long in `processing` before applying it. */
-  batchDelayMs?: number
   /** Test hook: each batch waits in `processing` while this answers true (polled every 10 ms). */
   batchHeldWhile?: () => boolean
   /** The most tasks the queue keeps before it deletes finished ones itself (Meilisearch: 1,000,000). */
@@ -75,6 +74,8 @@ export class Engine {
     readonly log: Log,
     /** The other instances this one knows (`/network`), persisted. */
     readonly network: NetworkConfig,
+    /** Where changes of the network, the features and the API keys go (replicated in cluster mode). */
+    readonly stateChanges: StateChanges,
   ) {
     this.taskLog = new LocalTaskLog(queue)
   }
@@ -88,20 +89,27 @@ export class Engine {
     const documents = new DocumentStore(store)
     const payloads = new PayloadFiles(options.path, store)
     await recover({ store, queue, catalog, documents, payloads, log })
-    const features = await Features.load(store)
-    const network = await NetworkConfig.load(store)
+    const stateChanges = new StateChanges(store)
+    const features = await Features.load(store, stateChanges)
+    const network = await NetworkConfig.load(store, stateChanges)
     const inverted = new InvertedStore(store)
     const facets = new FacetStore({ scan: (id) => documents.scan(id), version: (id) => documents.state(id) })
     const vectors = new VectorStore(store, join(options.path, 'vectors'))
     if (options.vectorSearch?.ef) vectorSearchTuning.ef = options.vectorSearch.ef
     if (options.vectorSearch?.rescoring) vectorSearchTuning.rescoring = options.vectorSearch.rescoring
-    const scheduler = new Scheduler(store, queue, catalog, { documents, payloads, inverted, facets, vectors, features, pool: options.pool }, { batchDelayMs: options.batchDelayMs, batchHeldWhile: options.batchHeldWhile, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
+    const scheduler = new Scheduler(store, queue, catalog, {
+      documents, payloads, inverted, facets, vectors, features, pool: options.pool,
+      // Sharding applies in cluster mode only: a single node keeps every document, whatever its network says.
+      keepsDocument: () => network.sharding ? documentOwnership(network.current) : null,
+    }, { batchHeldWhile: options.batchHeldWhile, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
-    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network)
+    const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network, stateChanges)
     if (options.cluster) {
       try {
-        engine.taskLog = await openCluster({ store, queue, payloads, scheduler, log }, options.cluster)
+        // Before the first entry is applied: every batch of a cluster node shards.
+        network.sharding = true
+        engine.taskLog = await openCluster({ store, queue, payloads, scheduler, stateChanges, log }, options.cluster)
       } catch (err) {
         await engine.close()
         throw err

@@ -28,8 +28,6 @@ export interface Config {
   maxBatchedTasks: number
   /** Serve the search preview page at `/` (off in production, and with `--no-preview`). */
   preview: boolean
-  /** Test hook (env `TESSERA_TEST_BATCH_DELAY_MS` only): hold each batch in `processing` this long. */
-  testBatchDelayMs: number
   /** Test hook (env `TESSERA_TEST_BATCH_GATE` only): while this file exists, each batch waits in `processing`. */
   testBatchGate: string | null
   /** Diagnostic (env `TESSERA_MEMORY_LOG_MS` only): log the process's memory (RSS, V8 heap, external) this often. */
@@ -238,7 +236,6 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const cluster = switchOn('cluster') ? clusterConfig(get) : null
   // A dump renumbers tasks; a snapshot of a cluster node keeps its place in the log (a new node starts from it).
   if (cluster && importDump !== null) throw new ConfigError('--cluster cannot import a dump: a node joins a cluster with an empty database, or a snapshot of a node of the cluster, and catches up from the task log')
-  const delay = Number(env.TESSERA_TEST_BATCH_DELAY_MS ?? 0)
   const dbPath = get('db-path') ?? './data.ms'
   const vectorSearch = {
     ef: wholeNumber('TESSERA_VECTOR_EF', env.TESSERA_VECTOR_EF, undefined),
@@ -261,7 +258,6 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       batchedTasksTotalSize,
       maxBatchedTasks,
       preview: envValue === 'development' && !noPreview,
-      testBatchDelayMs: Number.isFinite(delay) && delay > 0 ? delay : 0,
       testBatchGate: env.TESSERA_TEST_BATCH_GATE || null,
       memoryLogMs: wholeNumber('TESSERA_MEMORY_LOG_MS', env.TESSERA_MEMORY_LOG_MS, 0),
       embedders: embedderRuntime(get, dbPath),

@@ -1,6 +1,6 @@
 /** Start and stop the whole service: engine, worker pool, HTTP adapter. Used by the CLI, tests and the bench. */
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, readdirSync, unlinkSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import { Engine } from '../engine/index.js'
 import { createWorkerPool } from '../workers/pool.js'
 import { MASTER_KEY_MIN_BYTES, generatedMasterKeyMessage, type Config } from './config.js'
@@ -47,7 +47,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     throw err
   }
   const engine = await Engine.open({
-    path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), batchDelayMs: config.testBatchDelayMs, vectorSearch: config.vectorSearch,
+    path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), vectorSearch: config.vectorSearch,
     batchHeldWhile: config.testBatchGate === null ? undefined : heldWhileExists(config.testBatchGate),
     batchLimits: { maxTasks: config.maxBatchedTasks, maxBytes: config.batchedTasksTotalSize },
     dumpDir: resolve(config.dumpDir), snapshotDir: resolve(config.snapshotDir), dbVersion: VERSION.pkgVersion,
@@ -64,7 +64,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   snapshots?.unref()
   const memoryLog = config.memoryLogMs > 0 ? setInterval(() => log.warn(memoryLine()), config.memoryLogMs) : null
   memoryLog?.unref()
-  const keys = await KeyStore.open(engine.store, config.masterKey)
+  const keys = await KeyStore.open(engine.store, config.masterKey, engine.stateChanges)
   const collections = new AuthService({ config: authConfig, store: engine.store, log, bodyLimit: config.httpPayloadSizeLimit })
   const adapter = chooseAdapter(config.httpAdapter, log)
   const listening = await adapter.listen(config.httpAddr.host, config.httpAddr.port, createHandler(engine, config, log, { keys, collections }))
@@ -95,7 +95,25 @@ function memoryLine(): string {
   return `memory rss=${mb(m.rss)} heapUsed=${mb(m.heapUsed)} heapTotal=${mb(m.heapTotal)} external=${mb(m.external)} arrayBuffers=${mb(m.arrayBuffers)} native=${mb(m.rss - m.heapTotal - m.external)}`
 }
 
-/** Test hook (`TESSERA_TEST_BATCH_GATE`): batches wait in `processing` while the gate file exists. */
+/**
+ * Test hook (`TESSERA_TEST_BATCH_GATE`): batches wait in `processing` while the gate file exists, except that a file
+ * named `<gate>.pass-<anything>` beside it lets one waiting batch through: the batch takes it by deleting it, so
+ * two batches never take the same pass, and a test can release exactly one batch and hold the next.
+ */
 function heldWhileExists(path: string): () => boolean {
-  return () => existsSync(path)
+  const dir = dirname(path)
+  const passPrefix = `${basename(path)}.pass-`
+  return () => {
+    if (!existsSync(path)) return false
+    for (const name of readdirSync(dir)) {
+      if (!name.startsWith(passPrefix)) continue
+      try {
+        unlinkSync(join(dir, name))
+        return false
+      } catch {
+        // Taken by another batch in the meantime (or removed by the test): look for another pass.
+      }
+    }
+    return true
+  }
 }

@@ -15,7 +15,8 @@ import type { Task } from '../tasks/types.js'
 import type { WriteOp } from '../storage/index.js'
 import type { PayloadFiles } from '../payload/files.js'
 import type { Scheduler } from '../scheduler/scheduler.js'
-import { decodeEntry } from './entry.js'
+import { decodeEntry, type ChangeEntry } from './entry.js'
+import type { StateChanges, StatePlan } from '../tasks/state-changes.js'
 import { fetchPayload } from './payload-objects.js'
 
 const { RoaringBitmap32 } = roaring
@@ -29,6 +30,8 @@ const RETRY_MS = 250
  */
 const WATCH_MS = 1_000
 const STALLED_CHECKS = 3
+/** The most outcomes of this node's changes kept for a request that has not asked for them yet. */
+const MAX_UNCLAIMED = 1_000
 /** The most entries registered in one write (and waiting to be). */
 const MAX_GROUP = 1_000
 
@@ -36,13 +39,22 @@ export interface ApplierParts {
   queue: TaskQueue
   payloads: PayloadFiles
   scheduler: Scheduler
+  stateChanges: StateChanges
+  /** This process's id in the cluster: the `origin` of the changes it publishes (random, per process). */
+  nodeId: string
   log: (msg: string, level?: 'INFO' | 'ERROR') => void
 }
 
 type Waiter = { resolve: (task: Task | null) => void; timer: NodeJS.Timeout }
+/** What a change of instance state came to on this node: the plan's answer, or the planner's refusal. */
+export type ChangeOutcome = { value: unknown } | { error: unknown }
+type ChangeWaiter = { resolve: (outcome: ChangeOutcome | null) => void; timer: NodeJS.Timeout }
 
 export class LogApplier {
   private readonly waiters = new Map<number, Waiter[]>()
+  private readonly changeWaiters = new Map<number, ChangeWaiter[]>()
+  /** Outcomes of this node's own changes applied before it waited for them (see `applyChange`). */
+  private readonly unclaimed = new Map<number, ChangeOutcome>()
   private stopped = false
   private stopConsuming: (() => void) | null = null
   /** Entries received and not registered yet, in stream order; `flushing` registers them (see `kick`). */
@@ -146,17 +158,28 @@ export class LogApplier {
     }
   }
 
-  /** Register a group of consecutive entries (those registered already, delivered again, are skipped). */
+  /**
+   * Register a group of consecutive entries (those registered already, delivered again, are skipped). Tasks are
+   * registered together; a change of instance state is applied alone, in its place, after the tasks before it.
+   */
   private async apply(group: { sequence: number; data: Uint8Array }[]): Promise<void> {
-    const { queue, payloads, scheduler } = this.parts
-    const tasks: Task[] = []
-    const ops: WriteOp[] = []
+    const { queue, payloads } = this.parts
+    let tasks: Task[] = []
+    let ops: WriteOp[] = []
     let next = queue.nextTaskUid
     for (const { sequence, data } of group) {
       const uid = sequence - 1
       if (uid < next) continue
       if (uid > next) throw new Error(`task log entry ${sequence} arrived before entry ${next + 1}`)
       const entry = decodeEntry(data)
+      next++
+      if ('change' in entry) {
+        await this.register(tasks, ops)
+        tasks = []
+        ops = []
+        await this.applyChange(uid, entry)
+        continue
+      }
       if (entry.object && entry.task.operation.type === 'documentAdditionOrUpdate') {
         if (!(await fetchPayload(this.bucket, entry.object.name, payloads.path(entry.object.name), entry.object.bytes))) {
           this.parts.log(`cluster: the payload of task ${uid} is missing from the bucket; the task will fail`, 'ERROR')
@@ -164,14 +187,68 @@ export class LogApplier {
       }
       tasks.push(enqueuedTask(entry.task, uid, entry.enqueuedAt))
       ops.push(...entry.ops)
-      next++
     }
-    await queue.registerReplicated(tasks, ops)
+    await this.register(tasks, ops)
+  }
+
+  private async register(tasks: Task[], ops: WriteOp[]): Promise<void> {
+    if (tasks.length === 0) return
+    await this.parts.queue.registerReplicated(tasks, ops)
     for (const task of tasks) {
       // A cancelation stops a running batch holding its tasks at once, on every node (as on the one that took it).
-      if (task.operation.type === 'taskCancelation') scheduler.abortIfProcessing(RoaringBitmap32.deserialize(Buffer.from(task.operation.tasks, 'base64'), 'portable'))
+      if (task.operation.type === 'taskCancelation') this.parts.scheduler.abortIfProcessing(RoaringBitmap32.deserialize(Buffer.from(task.operation.tasks, 'base64'), 'portable'))
       this.settle(task.uid, task)
     }
+  }
+
+  /**
+   * Apply a change of the network, the features or the keys, with the counter in the same write. A change its
+   * planner refuses (the state changed since the node that took it checked it) is refused on every node alike: the
+   * uid is passed without a write of its own, and the refusal is the answer of the node that took it.
+   */
+  private async applyChange(uid: number, entry: ChangeEntry): Promise<void> {
+    const { kind, body } = entry.change
+    await this.parts.stateChanges.ready(kind)
+    let outcome: ChangeOutcome
+    let plan: StatePlan | null = null
+    try {
+      plan = this.parts.stateChanges.plan(kind, body, entry.origin === this.parts.nodeId)
+    } catch (err) {
+      outcome = { error: err }
+    }
+    await this.parts.queue.skipReplicated(uid, plan?.ops ?? [])
+    if (plan) outcome = { value: plan.apply() }
+    const list = this.changeWaiters.get(uid)
+    this.changeWaiters.delete(uid)
+    for (const w of list ?? []) { clearTimeout(w.timer); w.resolve(outcome!) }
+    // Applied before the node that took it heard the acknowledgement: kept until it asks (a few at most).
+    if (list === undefined && entry.origin === this.parts.nodeId) {
+      this.unclaimed.set(uid, outcome!)
+      if (this.unclaimed.size > MAX_UNCLAIMED) this.unclaimed.delete(this.unclaimed.keys().next().value!)
+    }
+  }
+
+  /** Resolves with the outcome of the change at `uid` once applied here, or null after `timeoutMs`. */
+  changed(uid: number, timeoutMs: number): Promise<ChangeOutcome | null> {
+    const known = this.unclaimed.get(uid)
+    if (known !== undefined) {
+      this.unclaimed.delete(uid)
+      return Promise.resolve(known)
+    }
+    return new Promise((resolve) => {
+      const waiter: ChangeWaiter = {
+        resolve,
+        timer: setTimeout(() => {
+          const list = this.changeWaiters.get(uid)
+          list?.splice(list.indexOf(waiter), 1)
+          if (list?.length === 0) this.changeWaiters.delete(uid)
+          resolve(null)
+        }, timeoutMs),
+      }
+      const list = this.changeWaiters.get(uid) ?? []
+      list.push(waiter)
+      this.changeWaiters.set(uid, list)
+    })
   }
 
   /** Resolves with task `uid` once this node registered it, or null after `timeoutMs`. */
@@ -206,5 +283,7 @@ export class LogApplier {
     await this.done
     for (const [, list] of this.waiters) for (const w of list) { clearTimeout(w.timer); w.resolve(null) }
     this.waiters.clear()
+    for (const [, list] of this.changeWaiters) for (const w of list) { clearTimeout(w.timer); w.resolve(null) }
+    this.changeWaiters.clear()
   }
 }

@@ -10,8 +10,11 @@ import { pack, unpack } from 'msgpackr'
 import { COLUMNS, type Column, type WriteOp } from '../storage/index.js'
 import type { NewTask } from '../tasks/queue.js'
 import type { Micros } from '../tasks/types.js'
+import type { StateKind } from '../tasks/state-changes.js'
 
+/** Version 1: a task. Version 2: a change of instance state (tasks/state-changes.ts), which takes a task uid unused. */
 const VERSION = 1
+const CHANGE_VERSION = 2
 
 export interface LogEntry {
   task: NewTask
@@ -40,9 +43,31 @@ export function encodeEntry(entry: LogEntry): Uint8Array {
   return pack(wire)
 }
 
+/** A change of the network, the features or the API keys, and the node that took it (its `origin` id). */
+export interface ChangeEntry {
+  change: { kind: StateKind; body: unknown }
+  origin: string
+}
+
+interface ChangeWire {
+  v: number
+  change: string
+  origin: string
+}
+
+export function encodeChange(entry: ChangeEntry): Uint8Array {
+  // JSON text, as a task: user-chosen names (remotes, shards) must round-trip exactly.
+  return pack({ v: CHANGE_VERSION, change: JSON.stringify(entry.change), origin: entry.origin } satisfies ChangeWire)
+}
+
 /** Throws on an entry this version cannot read (written by a newer Tessera, or not by Tessera at all). */
-export function decodeEntry(bytes: Uint8Array): LogEntry {
+export function decodeEntry(bytes: Uint8Array): LogEntry | ChangeEntry {
   const wire = unpack(bytes) as Wire
+  if ((wire as unknown as ChangeWire)?.v === CHANGE_VERSION) {
+    const change = wire as unknown as ChangeWire
+    if (typeof change.change !== 'string' || typeof change.origin !== 'string') throw new Error('unreadable task log entry (a change without its body)')
+    return { change: JSON.parse(change.change) as ChangeEntry['change'], origin: change.origin }
+  }
   if (wire?.v !== VERSION || typeof wire.task !== 'string') throw new Error(`unreadable task log entry (version ${String(wire?.v)})`)
   const ops = wire.ops.map(([column, key, value]): WriteOp => {
     if (!(COLUMNS as readonly string[]).includes(column)) throw new Error(`task log entry writes to unknown column ${column}`)

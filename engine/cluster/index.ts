@@ -3,6 +3,7 @@
  * jetstream-log.ts for writes, applier.ts for applying). `openCluster` connects, creates the stream and the payloads
  * bucket when they do not exist, checks that this database and the stream belong together, and starts applying.
  */
+import { randomUUID } from 'node:crypto'
 import { connect } from '@nats-io/transport-node'
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager } from '@nats-io/jetstream'
 import { Objm } from '@nats-io/obj'
@@ -10,6 +11,7 @@ import { keys, type Store } from '../storage/index.js'
 import type { TaskQueue } from '../tasks/queue.js'
 import type { PayloadFiles } from '../payload/files.js'
 import type { Scheduler } from '../scheduler/scheduler.js'
+import type { StateChanges } from '../tasks/state-changes.js'
 import { LogApplier } from './applier.js'
 import { JetStreamTaskLog } from './jetstream-log.js'
 import { DEFAULT_REGISTER_WAIT_MS, bucketOf, replicasOf, subjectOf, type ClusterOptions } from './options.js'
@@ -25,6 +27,7 @@ export interface ClusterParts {
   queue: TaskQueue
   payloads: PayloadFiles
   scheduler: Scheduler
+  stateChanges: StateChanges
   log: (msg: string, level?: 'INFO' | 'ERROR') => void
 }
 
@@ -36,14 +39,21 @@ export async function openCluster(parts: ClusterParts, options: ClusterOptions):
     await checkMembership(parts, options.stream, stream)
     const bucket = await new Objm(nc).create(bucketOf(options.stream), { replicas: replicasOf(options), storage: StorageType.File })
     const js = jetstream(nc)
-    const applier = new LogApplier(parts, js, jsm, options.stream, bucket)
+    const nodeId = randomUUID()
+    const applier = new LogApplier({ ...parts, nodeId }, js, jsm, options.stream, bucket)
     applier.start()
     parts.log(`cluster: applying task log ${options.stream} from task ${parts.queue.nextTaskUid} (stream at ${stream.last}) through ${nc.getServer()}`)
-    return new JetStreamTaskLog({
+    const log = new JetStreamTaskLog({
       js, bucket, subject: subjectOf(options.stream), maxPayload: nc.info?.max_payload ?? 1024 * 1024, payloads: parts.payloads,
-      applier, registerWaitMs: options.registerWaitMs ?? DEFAULT_REGISTER_WAIT_MS,
-      close: () => nc.drain(),
+      applier, registerWaitMs: options.registerWaitMs ?? DEFAULT_REGISTER_WAIT_MS, nodeId,
+      close: async () => {
+        parts.stateChanges.replicateThrough(null)
+        await nc.drain()
+      },
     })
+    // From now on the network, the features and the keys change through the log too.
+    parts.stateChanges.replicateThrough(log)
+    return log
   } catch (err) {
     await nc.close().catch(() => {})
     throw err

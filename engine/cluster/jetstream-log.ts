@@ -16,7 +16,8 @@ import type { TaskLog } from '../tasks/task-log.js'
 import type { Task } from '../tasks/types.js'
 import { nowMicros } from '../tasks/time.js'
 import type { PayloadFiles } from '../payload/files.js'
-import { encodeEntry } from './entry.js'
+import { encodeChange, encodeEntry } from './entry.js'
+import type { StateKind, StateReplicator } from '../tasks/state-changes.js'
 import type { LogApplier } from './applier.js'
 import { putPayload } from './payload-objects.js'
 
@@ -38,11 +39,27 @@ export interface JetStreamLogParts {
   payloads: PayloadFiles
   applier: LogApplier
   registerWaitMs: number
+  /** The `origin` of the changes this node publishes (the applier knows its own by it). */
+  nodeId: string
   close: () => Promise<void>
 }
 
-export class JetStreamTaskLog implements TaskLog {
+export class JetStreamTaskLog implements TaskLog, StateReplicator {
   constructor(private readonly parts: JetStreamLogParts) {}
+
+  /**
+   * A change of the network, the features or the keys: published like a task, applied by every node in log order;
+   * the answer is what it came to on this node (applied, or refused alike on every node).
+   */
+  async replicate(kind: StateKind, body: unknown): Promise<unknown> {
+    const { applier, subject, nodeId } = this.parts
+    if (applier.failure) throw unavailable(`this node stopped applying the task log (${applier.failure.message})`, 'change')
+    const sequence = await this.publish(subject, encodeChange({ change: { kind, body }, origin: nodeId }))
+    const outcome = await applier.changed(sequence - 1, this.parts.registerWaitMs)
+    if (outcome === null) throw unavailable(`it is in the log but was not applied on this node within ${this.parts.registerWaitMs / 1000} s; it will be`, 'change')
+    if ('error' in outcome) throw outcome.error
+    return outcome.value
+  }
 
   async append(spec: NewTask, withOps: WriteOp[]): Promise<Task> {
     const { js, bucket, subject, payloads, applier } = this.parts
@@ -93,6 +110,6 @@ export class JetStreamTaskLog implements TaskLog {
   }
 }
 
-function unavailable(why: string): TesseraError {
-  return new TesseraError('task_log_unavailable', `The task could not be registered: ${why}.`)
+function unavailable(why: string, what: 'task' | 'change' = 'task'): TesseraError {
+  return new TesseraError('task_log_unavailable', `The ${what} could not be registered: ${why}.`)
 }

@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events'
 import type { Document } from '../payload/documents.js'
 import { embedderKind } from './config.js'
 import type { EmbedderConfig } from './factory.js'
-import type { GenerateInput, GeneratedEmbeddings } from './generate.js'
+import { checkUserVectors, type GenerateInput, type GeneratedEmbeddings } from './generate.js'
 import type { PreviousVectors } from './embedding-plan.js'
 import type { EmbedderRequests } from './request-stats.js'
 
@@ -121,6 +121,20 @@ export async function generateAll(input: GenerateAllInput, run: ChunkRunner, opt
   }
   if (failure !== undefined) out.error = failure
   return out
+}
+
+/**
+ * When every embedder is `userProvided` (nothing to generate): their checks, chunk by chunk as `generateAll` would
+ * run them (same chunks, so the same error), on the documents as they are: no copy of them (and of the vectors they
+ * carry) as JSON for a job. Throws the first failing chunk's error.
+ */
+export function checkAllUserVectors(input: Pick<GenerateAllInput, 'docs' | 'ids' | 'previous' | 'embedders'>): void {
+  const names = Object.keys(input.embedders)
+  const checked = names.filter((name) => embedderKind(input.embedders[name]!.settings.source) === 'userProvided')
+  for (let start = 0; start < input.docs.length; start += CHECK_CHUNK) {
+    const end = Math.min(input.docs.length, start + CHECK_CHUNK)
+    for (const name of checked) checkUserVectors(name, names, input.docs.slice(start, end), input.ids.slice(start, end), input.previous?.slice(start, end))
+  }
 }
 
 function addRequests(a: EmbedderRequests | undefined, b: EmbedderRequests): EmbedderRequests {

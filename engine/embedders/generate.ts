@@ -86,13 +86,7 @@ export async function generateEmbeddings(input: GenerateInput, options: { signal
     const previousOf = (at: number) => input.previous?.[at]?.[name]
     try {
       if (embedderKind(entry.settings.source) === 'userProvided') {
-        // New documents must bring vectors (or opt out); a changed one keeps what it has unless it asks to regenerate.
-        const needsVectors = (doc: Document, at: number) => {
-          const provided = providedVectors(doc, name)
-          return input.previous?.[at] == null ? generates(provided, undefined) : provided.kind === 'flag' && provided.regenerate
-        }
-        const missing = docs.map((doc, at) => ({ doc, at })).filter(({ doc, at }) => needsVectors(doc, at))
-        if (missing.length > 0) throw missingUserVectors(name, Object.keys(input.embedders), missing.map((m) => ({ doc: m.doc, id: input.ids[m.at]! })), docs)
+        checkUserVectors(name, Object.keys(input.embedders), docs, input.ids, input.previous)
         continue
       }
       const embedder = await embedderFor(input.indexUid, name, entry.settings, input.runtime)
@@ -121,6 +115,19 @@ export async function generateEmbeddings(input: GenerateInput, options: { signal
     }
   }
   return out
+}
+
+/**
+ * A `userProvided` embedder's check of a chunk: new documents must bring vectors (or opt out); a changed one keeps
+ * what it has unless it asks to regenerate. Throws Meilisearch's error naming the chunk's documents that do not.
+ */
+export function checkUserVectors(name: string, embedders: readonly string[], docs: readonly Document[], ids: readonly string[], previous: GenerateInput['previous']): void {
+  const needsVectors = (doc: Document, at: number) => {
+    const provided = providedVectors(doc, name)
+    return previous?.[at] == null ? generates(provided, undefined) : provided.kind === 'flag' && provided.regenerate
+  }
+  const missing = docs.map((doc, at) => ({ doc, at })).filter(({ doc, at }) => needsVectors(doc, at))
+  if (missing.length > 0) throw missingUserVectors(name, embedders, missing.map((m) => ({ doc: m.doc, id: ids[m.at]! })), docs)
 }
 
 /** Every request count of `all` summed (a batch reports one `embedderRequests` for all its embedders). */

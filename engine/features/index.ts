@@ -10,6 +10,7 @@
  */
 import { TesseraError } from '../errors/index.js'
 import { encode, decode, keys, type Store } from '../storage/index.js'
+import { StateChanges, type StatePlan } from '../tasks/state-changes.js'
 
 /**
  * The switches current Meilisearch declares, in its declaration order (`routes/features.rs`; the order of the
@@ -94,19 +95,19 @@ function defaults(): Record<FeatureName, boolean> {
 }
 
 export class Features {
-  /** Changes are applied one after another, so two concurrent PATCHes cannot lose each other's switches. */
-  private chain: Promise<unknown> = Promise.resolve()
+  private constructor(private readonly changes: StateChanges, private state: Record<FeatureName, boolean>) {
+    changes.register('features', (body) => this.plan(body as FeaturesPatch))
+  }
 
-  private constructor(private readonly store: Store, private state: Record<FeatureName, boolean>) {}
-
-  static async load(store: Store): Promise<Features> {
+  /** `changes`: where changes go (the engine's; a fresh local one by default). */
+  static async load(store: Store, changes = new StateChanges(store)): Promise<Features> {
     const state = defaults()
     const raw = store.get('meta', STORE_KEY)
     if (raw) {
       const saved = decode<Record<string, unknown>>(raw)
       for (const name of FEATURE_NAMES) if (typeof saved[name] === 'boolean') state[name] = saved[name] as boolean
     }
-    return new Features(store, state)
+    return new Features(changes, state)
   }
 
   isEnabled(name: FeatureName): boolean {
@@ -125,23 +126,26 @@ export class Features {
   }
 
   /**
-   * Apply a validated patch: persist it (durable when this resolves), then switch. Returns the features object.
-   * The in-memory state changes only after the write succeeded, so a failed write changes nothing.
+   * Apply a validated patch (through the replicated log in cluster mode, see tasks/state-changes.ts): durable when
+   * this resolves. Returns the features object. A failed write changes nothing.
    */
-  patch(changes: FeaturesPatch): Promise<FeaturesObject> {
-    const run = async (): Promise<FeaturesObject> => {
-      const next = { ...this.state }
-      for (const name of FEATURE_NAMES) {
-        const v = changes[name]
-        if (typeof v === 'boolean') next[name] = v
-      }
-      await this.store.commit([{ column: 'meta', key: STORE_KEY, value: encode(next) }])
-      this.state = next
-      return this.view()
+  async patch(changes: FeaturesPatch): Promise<FeaturesObject> {
+    return await this.changes.run('features', changes) as FeaturesObject
+  }
+
+  private plan(changes: FeaturesPatch): StatePlan {
+    const next = { ...this.state }
+    for (const name of FEATURE_NAMES) {
+      const v = changes[name]
+      if (typeof v === 'boolean') next[name] = v
     }
-    const result = this.chain.then(run, run)
-    this.chain = result.catch(() => undefined)
-    return result
+    return {
+      ops: [{ column: 'meta', key: STORE_KEY, value: encode(next) }],
+      apply: () => {
+        this.state = next
+        return this.view()
+      },
+    }
   }
 
   /** Throws `feature_not_enabled` ("{action} requires enabling the `{feature}` experimental feature. See {link}"). */

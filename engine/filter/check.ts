@@ -25,6 +25,11 @@ export interface CheckOptions {
    * every attribute is treated as known.
    */
   fieldExists?: (field: string) => boolean
+  /**
+   * Whether `_shard` (a document's shard, engine/operations/shard-facet.ts) is filterable without being declared:
+   * true by default (reads); false where documents are changed by filter, which do not evaluate it.
+   */
+  shardField?: boolean
 }
 
 /** The first `CONTAINS` keyword of the tree, depth first, left to right (`use_contains_operator`). */
@@ -62,6 +67,8 @@ export function filterFields(expr: FilterExpression): Token[] {
 }
 
 const isVectorField = (field: string) => field === '_vectors' || field.startsWith('_vectors.')
+/** `_shard`, the shard of a document in the network (engine/network/sharding.ts): filterable without being declared. */
+const SHARD_FIELD = '_shard'
 
 export function notFilterableMessage(attribute: string, rules: FilterRule[]): string {
   const patterns = filterablePatterns(rules)
@@ -153,6 +160,7 @@ class Checker {
         this.walk(expr.child)
         return
       case 'in': {
+        if (expr.field.value === SHARD_FIELD && this.options.shardField !== false) return
         const rule = this.ruleFor(expr.field.value)
         // IN is evaluated as one `=` per value.
         if (rule && expr.values.length > 0 && !rule.equality) this.operatorNotAllowed('=', expr.field.value, rule)
@@ -160,7 +168,7 @@ class Checker {
       }
       case 'condition': {
         const field = expr.field.value
-        if (isVectorField(field)) return
+        if (isVectorField(field) || (field === SHARD_FIELD && this.options.shardField !== false)) return
         const rule = this.ruleFor(field)
         if (!rule) return
         const op = expr.condition.op
@@ -220,7 +228,7 @@ export function checkFilterable(expr: FilterExpression, rawRules: readonly unkno
   checkFilterFeatures(expr, options)
   const rules = normalizeRules(rawRules)
   for (const field of filterFields(expr)) {
-    if (isVectorField(field.value)) continue
+    if (isVectorField(field.value) || (field.value === SHARD_FIELD && options.shardField !== false)) continue
     const rule = matchingRule(field.value, rules)
     if (rule && isFilterableRule(rule)) continue
     throw new TesseraError(code, atToken(field, notFilterableMessage(field.value, rules)))

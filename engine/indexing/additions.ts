@@ -5,7 +5,8 @@
  * ahead; a replaced document's old facet values are taken out; an update merges top-level fields and is extracted
  * again. The primary key is inferred from the first chunk when the index has none. With `skipCreation`, documents
  * whose id is not in the index are left out: the chunk's words then no longer line up with what is stored, so the
- * kept documents are extracted again.
+ * kept documents are extracted again. So are they when sharding (cluster mode) leaves out the documents of shards this
+ * node does not own.
  */
 import { setImmediate } from 'node:timers/promises'
 import { turnTaker } from '../util/turns.js'
@@ -37,6 +38,9 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
   let received = 0
   let indexed = 0
   const skipCreation = op.skipCreation === true
+  // Sharding leaves out the documents of shards this node does not own, as skipCreation leaves out new ids.
+  const keeps = batch.deps.keepsDocument ?? null
+  const leavesOut = skipCreation || keeps !== null
   const docs = batch.docs(meta)
   const words = await batch.wordsDraft(meta)
   const facets = await batch.facetsDraft(meta)
@@ -87,6 +91,8 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
       // With skipCreation and a skipped document, the kept replacements are extracted again too.
       const replaced: { at: number; doc: Document }[] = []
       let skipped = 0
+      // Left out by sharding: indexed by the shard's owners, so counted as indexed (task views agree on every node).
+      let elsewhere = 0
       let from = 0
       let run = 0
       // Documents the embedders look at, stored with what they generate once the chunk is read.
@@ -106,6 +112,7 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
         for (let f = 0; f < count; f++) names[f] = chunk.fieldNames[chunk.fields[run + 1 + f]!]!
         run += count + 1
         // A replaced document's old facet values are taken out (so its old version is read).
+        if (keeps !== null && !keeps(ext)) { skipped++; elsewhere++; continue }
         const existing = op.method === 'update' || facets || skipCreation || withEmbedders ? docs.lookup(ext) : undefined
         if (skipCreation && existing === undefined) { skipped++; continue }
         const old = existing === undefined ? undefined : docs.read(existing)
@@ -126,10 +133,10 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
           if (kept && kept !== given) docids[k] = await docs.put(ext, (stored = kept))
           else docids[k] = await docs.putEncoded(ext, encoded, names)
           // Decoded only for what reads the document: facets, a re-extraction, the embedders.
-          if (facets || skipCreation || withEmbedders) {
+          if (facets || leavesOut || withEmbedders) {
             stored ??= given ?? decodeDocument(encoded)
             facets?.add(docids[k]!, stored)
-            if (skipCreation) replaced.push({ at: k, doc: stored })
+            if (leavesOut) replaced.push({ at: k, doc: stored })
           }
         }
         if (withEmbedders) {
@@ -142,7 +149,7 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
         toEmbed.forEach((e, i) => storeDocumentVectors(vectors, e.docid, e.provided ?? {}, generated[i]))
       }
       received += chunk.ids.length
-      indexed += chunk.ids.length - skipped
+      indexed += chunk.ids.length - skipped + elsewhere
       if (skipped === 0) await words.addInTurns(docids, chunk.words)
       else if (replaced.length > 0) await words.addInTurns(replaced.map((m) => docids[m.at]!), await batch.extract(replaced.map((m) => m.doc), extraction))
       if (merged.length > 0) await words.addInTurns(merged.map((m) => docids[m.at]!), await batch.extract(merged.map((m) => m.doc), extraction))

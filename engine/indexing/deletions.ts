@@ -40,7 +40,7 @@ export async function deleteByIds(batch: IndexBatch, meta: IndexMeta, ids: reado
 export async function deleteByFilter(batch: IndexBatch, meta: IndexMeta, filter: unknown): Promise<number> {
   const expr = parseFilter(filter, 'invalid_document_filter')
   if (expr === null) return 0
-  checkFilterable(expr, batch.settingsOf(meta).filterableAttributes, 'invalid_document_filter', { containsFilter: batch.deps.features.isEnabled('containsFilter') })
+  checkFilterable(expr, batch.settingsOf(meta).filterableAttributes, 'invalid_document_filter', { containsFilter: batch.deps.features.isEnabled('containsFilter'), shardField: false })
   const docs = batch.docs(meta)
   const facets = await batch.facetsDraft(meta)
   const doomed: [string, number, Document][] = []

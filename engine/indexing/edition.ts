@@ -92,6 +92,6 @@ export async function editDocuments(batch: IndexBatch, uid: string, op: Document
 async function filtered(batch: IndexBatch, meta: IndexMeta, filter: unknown) {
   const expr = parseFilter(filter, 'invalid_document_filter')
   if (expr === null) return new RoaringBitmap32()
-  checkFilterable(expr, batch.settingsOf(meta).filterableAttributes, 'invalid_document_filter', { containsFilter: batch.deps.features.isEnabled('containsFilter') })
+  checkFilterable(expr, batch.settingsOf(meta).filterableAttributes, 'invalid_document_filter', { containsFilter: batch.deps.features.isEnabled('containsFilter'), shardField: false })
   return matchingDocuments(batch, meta, expr)
 }

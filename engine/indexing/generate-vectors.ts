@@ -12,7 +12,7 @@ import type { DocumentVectors } from '../vectors/types.js'
 import type { VectorDraft } from '../vectors/draft.js'
 import { embeddingRunner } from '../pool/jobs.js'
 import { embedderKind } from '../embedders/config.js'
-import { embedderRuntime, generateAll, type GenerateEmbedder, type PreviousVectors } from '../embedders/index.js'
+import { checkAllUserVectors, embedderRuntime, generateAll, type GenerateEmbedder, type PreviousVectors } from '../embedders/index.js'
 import type { IndexBatch } from './index-batch.js'
 
 /** One document to consider for generation. */
@@ -64,6 +64,10 @@ export async function generateVectors(
   if (pending.length === 0 || Object.keys(chosen).length === 0) return pending.map(() => ({}))
   // `userProvided` embedders only check that documents bring vectors: cheaper here than a hop to a worker.
   const generating = Object.values(chosen).some((e) => embedderKind(e.settings.source) !== 'userProvided')
+  if (!generating) {
+    checkAllUserVectors({ docs: pending.map((p) => p.doc), ids: pending.map((p) => p.id), previous: pending.map((p) => p.previous), embedders: chosen })
+    return pending.map(() => ({}))
+  }
   const counted = generating ? batch.deps.progress?.during('extracting embeddings', 'document', progressTotal ?? (batch.deps.receivedDocuments || pending.length)) : undefined
   const result = await generateAll({
     indexUid: meta.uid,

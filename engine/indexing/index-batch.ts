@@ -40,6 +40,8 @@ export interface BatchDeps {
   vectors: VectorStore
   pool?: WorkerPool
   features: Features
+  /** Sharding (cluster mode): an addition keeps only the documents whose id this answers true for; null keeps all. */
+  keepsDocument?: ((id: string) => boolean) | null
   draft: CatalogDraft
   now: Micros
   /** Aborted by a cancelation of one of the batch's tasks (or a shutdown). */

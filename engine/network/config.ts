@@ -2,8 +2,11 @@
  * The network of this instance, persisted in the storage `meta` column family under one key (as the experimental
  * features are), so it survives restarts. Reads are in memory; a change is durable before `update` resolves and
  * takes effect at once, without a task: Meilisearch's `/network` route is synchronous in its Community Edition.
+ * In cluster mode a change is applied by every node in log order (see `update`).
  */
-import { decode, keys, type Store } from '../storage/index.js'
+import { decode, keys, type Store, type WriteOp } from '../storage/index.js'
+import { StateChanges, type StatePlan } from '../tasks/state-changes.js'
+import { uuidV7 } from './uuid.js'
 import { checkCommunityEdition, mergeNetwork } from './merge.js'
 import { emptyNetwork, type Network, type NetworkPatch, type Remote, type Shard } from './types.js'
 
@@ -49,14 +52,23 @@ export function readNetwork(store: Store): Network {
   return raw ? fromStored(readStored(raw)) : emptyNetwork()
 }
 
+/** A network change as it travels through the log: the checked patch and the version it gives the network. */
+interface NetworkChange {
+  patch: NetworkPatch
+  version: string
+}
+
 export class NetworkConfig {
   /** Changes are applied one after another, so two concurrent PATCHes cannot lose each other's changes. */
   private chain: Promise<unknown> = Promise.resolve()
 
-  private constructor(private readonly store: Store, private network: Network) {}
+  private constructor(private readonly store: Store, private readonly changes: StateChanges, private network: Network) {
+    changes.register('network', (body, here) => this.plan(body as NetworkChange, here))
+  }
 
-  static async load(store: Store): Promise<NetworkConfig> {
-    return new NetworkConfig(store, readNetwork(store))
+  /** `changes`: where changes go (the engine's; a fresh local one by default). */
+  static async load(store: Store, changes = new StateChanges(store)): Promise<NetworkConfig> {
+    return new NetworkConfig(store, changes, readNetwork(store))
   }
 
   /**
@@ -73,14 +85,47 @@ export class NetworkConfig {
   }
 
   /**
-   * Apply a validated PATCH body: check it, merge it, persist the result (durable when this resolves), then switch.
-   * A refused body or a failed write changes nothing.
+   * Whether the shards split documents and `useNetwork` searches (cluster mode, set by the engine). A single node
+   * keeps its shards as settings only, as Meilisearch's Community Edition does: `useNetwork` searches every remote.
    */
-  update(patch: NetworkPatch): Promise<Network> {
-    return this.replace(() => {
-      checkCommunityEdition(patch)
-      return mergeNetwork(this.network, patch)
-    })
+  sharding = false
+
+  /** The network a search routes by: without `sharding`, without its shards. */
+  routingView(): Network {
+    const network = this.view()
+    if (!this.sharding) network.shards = {}
+    return network
+  }
+
+  /** The network as held (not a copy: callers must not change it). */
+  get current(): Readonly<Network> {
+    return this.network
+  }
+
+  /**
+   * Apply a validated PATCH body: check it, merge it, persist the result (durable when this resolves), then switch.
+   * A refused body or a failed write changes nothing. In cluster mode the change goes through the replicated log
+   * (tasks/state-changes.ts): every node merges it in log order, and only the node that took it takes its `self`.
+   */
+  async update(patch: NetworkPatch): Promise<Network> {
+    checkCommunityEdition(patch)
+    return await this.changes.run('network', { patch, version: uuidV7() } satisfies NetworkChange) as Network
+  }
+
+  private plan({ patch, version }: NetworkChange, here: boolean): StatePlan {
+    // Another node's `self` is its own name, not this node's.
+    const network = mergeNetwork(this.network, here ? patch : { ...patch, self: undefined }, version)
+    return {
+      ops: [this.writeOp(network)],
+      apply: () => {
+        this.network = network
+        return this.view()
+      },
+    }
+  }
+
+  private writeOp(network: Network): WriteOp {
+    return { column: 'meta', key: STORE_KEY, value: Buffer.from(JSON.stringify(network)) }
   }
 
   /**
@@ -90,7 +135,7 @@ export class NetworkConfig {
   private replace(next: () => Network): Promise<Network> {
     const run = async (): Promise<Network> => {
       const network = next()
-      await this.store.commit([{ column: 'meta', key: STORE_KEY, value: Buffer.from(JSON.stringify(network)) }])
+      await this.store.commit([this.writeOp(network)])
       this.network = network
       return this.view()
     }

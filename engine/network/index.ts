@@ -10,3 +10,5 @@ export { startRemoteSearches, withScoreValues, DEFAULT_REMOTE_SEARCH_TIMEOUT_MS,
 export { PROXY_SEARCH_HEADER, type RemoteOutcome } from './remote-search.js'
 export { addRemoteFacets, mergeRemoteHits, networkDocumentKey, remoteErrors, remoteHitCount, sortRemoteFacets, type FacetValueOrder } from './remote-results.js'
 export { asSearchResponse, networkSearchRequest } from './as-federated.js'
+export { SHARD_FIELD, ShardSet, documentOwnership, shardsOwnedBy } from './sharding.js'
+export { fuseFilters } from './shard-routing.js'

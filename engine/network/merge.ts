@@ -67,7 +67,7 @@ function updatedShard(old: readonly string[], patch: ShardPatch): Shard {
 }
 
 /** The network after `patch` (already checked for the edition), with a new version. */
-export function mergeNetwork(old: Network, patch: NetworkPatch): Network {
+export function mergeNetwork(old: Network, patch: NetworkPatch, version = uuidV7()): Network {
   const self = pick(patch.self, old.self)
   // Meilisearch refuses changes on a network whose leader is not `self`; the Community Edition never stores a
   // leader (`checkCommunityEdition`), so that check cannot fire here and is left out.
@@ -95,5 +95,5 @@ export function mergeNetwork(old: Network, patch: NetworkPatch): Network {
   }
   for (const [name, shard] of shards) if (shard.remotes.length === 0) shards.delete(name)
 
-  return { self, remotes: sortedRecord(remotes), shards: sortedRecord(shards), leader, version: uuidV7() }
+  return { self, remotes: sortedRecord(remotes), shards: sortedRecord(shards), leader, version }
 }

@@ -6,7 +6,8 @@
  * - with a `remote` naming this instance (`network.self`), on this instance too;
  * - with another remote, on that remote, which must be registered (`invalid_multi_search_remote` otherwise);
  * - with `useNetwork: true`, once on every remote of the network (this instance included when it is one of them),
- *   so that a document held by one remote is returned once.
+ *   so that a document held by one remote is returned once; over a sharded network, once per shard, on one of its
+ *   owners (shard-routing.ts).
  *
  * Naming a remote needs the `network` feature, and so does `useNetwork` (even `false`).
  */
@@ -17,6 +18,7 @@ import type { MultiSearchQuery } from '../search/request.js'
 import { remoteQueryBody } from './query-body.js'
 import type { Network } from './types.js'
 import type { RemoteRequest } from './remote-search.js'
+import { assignShards, isSharded, restrictedBody, shardFilter, type ShardQuery } from './shard-routing.js'
 
 /** The queries a federated search sends to remotes, by remote name; and whether it names any remote. */
 export interface NetworkPlan {
@@ -31,10 +33,19 @@ export interface NetworkPlan {
   remoteIndexes: Set<string>
   /** Merge positions of `useNetwork` queries: their hits are deduplicated by document id across hosts. */
   networkPositions: Set<number>
+  /** Sharded `useNetwork` queries run here: the `_shard IN [...]` filter each adds (shard-routing.ts). */
+  localFilters: Map<number, string>
+  /** Sharded `useNetwork` queries sent to each remote, so that another owner can be asked if it fails. */
+  shardQueries: Map<string, ShardQuery[]>
+  /** The network the plan was made with. */
+  network: Network
 }
 
 export function emptyPlan(network: Network): NetworkPlan {
-  return { local: new Set(), remote: new Map(), hasRemote: false, self: network.self, remoteIndexes: new Set(), networkPositions: new Set() }
+  return {
+    local: new Set(), remote: new Map(), hasRemote: false, self: network.self, remoteIndexes: new Set(), networkPositions: new Set(),
+    localFilters: new Map(), shardQueries: new Map(), network,
+  }
 }
 
 /** The remotes query `n` goes to (`null` is this instance), checking the feature gates. */
@@ -55,7 +66,9 @@ function targets(features: Features, network: Network, query: MultiSearchQuery, 
  */
 export function routeQuery(plan: NetworkPlan, features: Features, network: Network, query: MultiSearchQuery, n: number, position: number): void {
   if (query.query.useNetwork === true) plan.networkPositions.add(position)
-  for (const target of targets(features, network, query, n)) {
+  const hosts = targets(features, network, query, n)
+  if (query.query.useNetwork === true && isSharded(network)) return routeShards(plan, features, network, query, n, position)
+  for (const target of hosts) {
     if (target === null) { plan.local.add(n); continue }
     plan.hasRemote = true
     features.require('network', 'Performing a remote federated search')
@@ -69,6 +82,25 @@ export function routeQuery(plan: NetworkPlan, features: Features, network: Netwo
     let request = plan.remote.get(target)
     if (request === undefined) plan.remote.set(target, (request = { name: target, remote, queries: [] }))
     request.queries.push(remoteQueryBody(query.indexUid, query.query, options))
+    plan.remoteIndexes.add(query.indexUid)
+  }
+}
+
+/** A `useNetwork` query over a sharded network: each shard once, on one of its owners (shard-routing.ts). */
+function routeShards(plan: NetworkPlan, features: Features, network: Network, query: MultiSearchQuery, n: number, position: number): void {
+  plan.hasRemote = true
+  features.require('network', 'Performing a remote federated search')
+  for (const [owner, shards] of assignShards(network)) {
+    if (owner === network.self) {
+      plan.local.add(n)
+      plan.localFilters.set(n, shardFilter(shards))
+      continue
+    }
+    const body = remoteQueryBody(query.indexUid, query.query, { weight: query.federationOptions?.weight ?? 1, queryPosition: position })
+    let request = plan.remote.get(owner)
+    if (request === undefined) plan.remote.set(owner, (request = { name: owner, remote: network.remotes[owner]!, queries: [] }))
+    request.queries.push(restrictedBody(body, shards))
+    plan.shardQueries.set(owner, [...(plan.shardQueries.get(owner) ?? []), { body, shards }])
     plan.remoteIndexes.add(query.indexUid)
   }
 }

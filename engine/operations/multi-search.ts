@@ -32,7 +32,7 @@ import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import type { Federation, MultiSearchQuery, MultiSearchRequest, SearchQuery } from '../search/request.js'
 import { searchSource } from './search-source.js'
 import { search } from './search.js'
-import { addRemoteFacets, emptyPlan, mergeRemoteHits, remoteErrors, remoteHitCount, routeQuery, startRemoteSearches, type Network, type NetworkPlan, type RemoteOutcome, type RemoteSearchOptions, withScoreValues, networkSearchRequest, asSearchResponse, sortRemoteFacets, networkDocumentKey, type FacetValueOrder } from '../network/index.js'
+import { addRemoteFacets, emptyPlan, mergeRemoteHits, remoteErrors, remoteHitCount, routeQuery, startRemoteSearches, type Network, type NetworkPlan, type RemoteOutcome, type RemoteSearchOptions, withScoreValues, networkSearchRequest, asSearchResponse, sortRemoteFacets, networkDocumentKey, type FacetValueOrder, fuseFilters } from '../network/index.js'
 
 export async function multiSearch(engine: Engine, request: MultiSearchRequest, options: RemoteSearchOptions = {}): Promise<JsonObject> {
   return request.federation === null ? separateSearches(engine, request.queries, options) : federatedSearch(engine, request.queries, request.federation, options)
@@ -109,7 +109,7 @@ async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], fede
   const timer = federation.showPerformanceDetails ? new StageTimer('federated search') : null
   const queriesStart = performance.now()
   if (options.proxied) engine.features.require('network', 'Performing a remote federated search')
-  const network = engine.network.view()
+  const network = engine.network.routingView()
   const plan = emptyPlan(network)
   const positions = federatedPositions(engine, queries, network, plan)
   const window = federationWindow(federation)
@@ -130,7 +130,10 @@ async function federatedSearch(engine: Engine, queries: MultiSearchQuery[], fede
       const { query, federationOptions } = queries[n]!
       let result: FederatedQueryResult
       try {
-        result = await federatedQuery(engine, uid, { ...query, distinct: query.distinct ?? federation.distinct }, window.required, federation.distinct)
+        // A sharded `useNetwork` query searches here only the shards this instance answers for.
+        const shards = plan.localFilters.get(n)
+        const filter = shards === undefined ? query.filter : fuseFilters(query.filter, shards)
+        result = await federatedQuery(engine, uid, { ...query, filter, distinct: query.distinct ?? federation.distinct }, window.required, federation.distinct)
       } catch (err) {
         // A missing index is reported at the first query of that index.
         throw inside(err, err instanceof TesseraError && err.code === 'index_not_found' ? positions[ns[0]!]! : positions[n]!)

@@ -14,6 +14,7 @@ import { matches, type FilterExpression } from '../filter/index.js'
 import type { Bitmap } from '../inverted/index.js'
 import type { ErrorCode } from '../errors/index.js'
 import { vectorFilter } from '../vectors/filter.js'
+import { namesShard, withShardFacet } from './shard-facet.js'
 import type { IndexVectors } from '../vectors/space.js'
 
 const { RoaringBitmap32 } = roaring
@@ -44,6 +45,8 @@ export function publishedIndex(engine: Engine, uid: string): PublishedIndex {
 
 /** A filter's live documents: the facet index's evaluation, with `_vectors` conditions evaluated on the vector store. */
 export function filterWith(engine: Engine, meta: IndexMeta, settings: Settings, facets: FacetIndex, live: Bitmap, expr: FilterExpression, vectors: IndexVectors, code: ErrorCode): Bitmap {
+  // `_shard` is no stored attribute: its facet is computed from the primary keys (shard-facet.ts).
+  if (namesShard(expr)) facets = withShardFacet(engine, meta, facets, live)
   return evaluateFilter(expr, facets, live, (e) => e.type === 'vectorExists'
     ? vectorFilter(e, vectors, Object.keys(settings.embedders), code, meta.uid)
     : scanFilter(engine, meta.id, live, e))

@@ -10,7 +10,7 @@ import { encodePostings, type EncodedPostings, type PostingsPartition } from '..
 import { prepareDocuments, type PreparedChunk } from '../documents/prepare.js'
 import { editChunk, type EditChunkInput, type EditChunkOutput } from '../rhai/index.js'
 import { generateEmbeddings, type ChunkRunner, type GenerateInput, type GeneratedEmbeddings } from '../embedders/index.js'
-import { buildGraphFile, type GraphBuildInput } from '../vectors/graph-build.js'
+import { buildGraphFile, type GraphBuildInput, type GraphBuildOutput } from '../vectors/graph-build.js'
 
 export const jobs = {
   /**
@@ -50,7 +50,7 @@ export const jobs = {
     return encodePostings(input)
   },
   /** A batch's HNSW graph, built from a copy of the published one and the new vectors (see vectors/graph-build.ts). */
-  buildGraph(input: GraphBuildInput): { size: number } {
+  buildGraph(input: GraphBuildInput): GraphBuildOutput {
     return buildGraphFile(input)
   },
   /** The searchable words of documents given as JSON text (a JSON array). */

@@ -41,11 +41,14 @@ export interface SchedulerDeps {
   vectors: VectorStore
   features: Features
   pool?: WorkerPool
+  /**
+   * Cluster mode with shards: which documents this node keeps when it applies an addition, asked at each batch
+   * (the network may change between batches); null or absent keeps every document.
+   */
+  keepsDocument?: () => ((id: string) => boolean) | null
 }
 
 export interface SchedulerOptions {
-  /** Test hook: wait this long after marking a batch processing, before applying it. */
-  batchDelayMs?: number
   /** Test hook: each batch waits in `processing` while this answers true (see Engine's option). */
   batchHeldWhile?: () => boolean
   /** How many tasks and payload bytes one batch takes at most (`--experimental-max-number-of-batched-tasks`,

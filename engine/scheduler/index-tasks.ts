@@ -26,7 +26,7 @@ export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: Ab
   const draft = env.catalog.draft()
   const now = nowMicros()
   const ctx: OperationContext = { draft, now, renames: new Map(), documentCount: (id) => env.deps.documents.count(id) }
-  const documents = new IndexBatch({ store: env.store, documents: env.deps.documents, payloads: env.deps.payloads, inverted: env.deps.inverted, facets: env.deps.facets, vectors: env.deps.vectors, pool: env.deps.pool, features: env.deps.features, draft, now, signal, progress: env.progress, receivedDocuments: receivedDocuments(tasks) })
+  const documents = new IndexBatch({ store: env.store, documents: env.deps.documents, payloads: env.deps.payloads, inverted: env.deps.inverted, facets: env.deps.facets, vectors: env.deps.vectors, pool: env.deps.pool, features: env.deps.features, keepsDocument: env.deps.keepsDocument?.() ?? null, draft, now, signal, progress: env.progress, receivedDocuments: receivedDocuments(tasks) })
   const finals: Task[] = []
   const payloads = tasks.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))
   // The batch's commit drops the payloads' database copies; their files go after it.

@@ -166,7 +166,6 @@ export class Scheduler {
       this.queue.batchStarted(makeBatch(batchUid, processing, startedAt, null, selection.strategy), progress)
       endStage('registering tasks as processing')
 
-      if (this.options.batchDelayMs) await sleep(this.options.batchDelayMs, abort.signal)
       while (this.gate && !abort.signal.aborted) await Promise.race([this.gate, aborted(abort.signal)])
       while (this.options.batchHeldWhile?.() && !abort.signal.aborted) await sleep(10, abort.signal)
 
@@ -234,7 +233,7 @@ export class Scheduler {
 
   /** Commit `ops` durably and apply `publish` in the tick the commit is acknowledged, readers shadowed meanwhile. */
   private async shadowed(ops: WriteOp[], publish: () => void): Promise<void> {
-    const commit = this.store.commitShadowed(ops)
+    const commit = await this.store.commitShadowed(ops)
     try {
       await commit.done
       publish()

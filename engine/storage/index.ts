@@ -7,7 +7,9 @@ import type { Worker } from 'node:worker_threads'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { DiskSize } from './disk-size.js'
-import { WriteBuffer, encodeWrites } from './wire.js'
+import { WriteBuffer, encodeSteps, encodeWrites } from './wire.js'
+import { Shadows } from './shadows.js'
+import { inTurns } from '../util/turns.js'
 import { COLUMNS, type Column, type WriteOp } from './columns.js'
 import { copyColumns } from './checkpoint.js'
 import { allColumnOptions } from './tuning.js'
@@ -206,13 +208,24 @@ export class Store {
    * nothing reaches until a later synced commit.
    */
   commit(ops: readonly WriteOp[] | WriteBuffer, { sync = true }: { sync?: boolean } = {}): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('storage is closed'))
-    if (this.writerDead) return Promise.reject(this.writerDead)
-    if (this.unwritable) return Promise.reject(this.unwritable)
+    const refused = this.refusal()
+    if (refused) return refused
     if (ops.length === 0) return Promise.resolve()
     // One buffer of its own, transferred to the writer instead of cloned (and back for reuse once written).
     const alloc = (size: number) => this.buffer(size)
-    const owned = ops instanceof WriteBuffer ? ops.take(alloc) : encodeWrites(ops, alloc)
+    return this.post(ops instanceof WriteBuffer ? ops.take(alloc) : encodeWrites(ops, alloc), sync)
+  }
+
+  /** A rejected promise when no commit can be taken now (closed, writer dead, disk refusing), else null. */
+  private refusal(): Promise<void> | null {
+    if (this.closed) return Promise.reject(new Error('storage is closed'))
+    if (this.writerDead) return Promise.reject(this.writerDead)
+    if (this.unwritable) return Promise.reject(this.unwritable)
+    return null
+  }
+
+  /** Hand an encoded commit to the writer thread (after the commits held back by a checkpoint, if any). */
+  private post(owned: Uint8Array<ArrayBuffer>, sync: boolean): Promise<void> {
     const id = this.nextCommitId++
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject })
@@ -275,32 +288,22 @@ export class Store {
    * the same tick once the commit is durable, so no reader ever sees a batch on disk that is not yet published,
    * and the HTTP thread never waits on the disk.
    */
-  commitShadowed(ops: WriteOp[]): { done: Promise<void>; release(): void } {
-    const captured: [Map<string, Buffer | undefined>, string][] = []
-    for (const op of ops) {
-      if (op.unread) continue
-      let shadow = this.shadows.get(op.column)
-      if (!shadow) this.shadows.set(op.column, (shadow = new Map()))
-      const hex = Buffer.from(op.key.buffer, op.key.byteOffset, op.key.byteLength).toString('hex')
-      if (shadow.has(hex)) continue
-      shadow.set(hex, this.read(op.column, op.key))
-      captured.push([shadow, hex])
-    }
-    return {
-      done: this.commit(ops),
-      release: () => { for (const [shadow, hex] of captured) shadow.delete(hex) },
+  async commitShadowed(ops: WriteOp[]): Promise<{ done: Promise<void>; release(): void }> {
+    // Capturing and encoding a large batch's writes run in turns, so requests are served meanwhile; nothing is
+    // posted before both end, so readers in between read the old values from disk.
+    const release = await inTurns(this.shadows.capture(ops, (column, key) => this.read(column, key)))
+    try {
+      const refused = this.refusal()
+      const done = refused ?? (ops.length === 0 ? Promise.resolve() : this.post(await inTurns(encodeSteps(ops, (size) => this.buffer(size))), true))
+      return { done, release }
+    } catch (err) {
+      release()
+      throw err
     }
   }
 
-  /** Values being replaced by a shadowed commit in flight, by column and hex key. */
-  private readonly shadows = new Map<Column, Map<string, Buffer | undefined>>()
-
-  private shadowOf(column: Column, key: Uint8Array): { value: Buffer | undefined } | null {
-    const shadow = this.shadows.get(column)
-    if (!shadow || shadow.size === 0) return null
-    const hex = Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex')
-    return shadow.has(hex) ? { value: shadow.get(hex) } : null
-  }
+  /** Values being replaced by shadowed commits in flight. */
+  private readonly shadows = new Shadows()
 
   private read(column: Column, key: Uint8Array): Buffer | undefined {
     this.attached()
@@ -314,7 +317,7 @@ export class Store {
   }
 
   get(column: Column, key: Uint8Array): Buffer | undefined {
-    const shadowed = this.shadowOf(column, key)
+    const shadowed = this.shadows.of(column, key)
     return shadowed ? shadowed.value : this.read(column, key)
   }
 
@@ -323,7 +326,7 @@ export class Store {
     this.attached()
     const values = this.multiGet(keys.map((k) => Buffer.from(k.buffer, k.byteOffset, k.byteLength)), { column: this.column(column) })
     return values.map((v: Buffer | null | undefined, i: number) => {
-      const shadowed = this.shadowOf(column, keys[i]!)
+      const shadowed = this.shadows.of(column, keys[i]!)
       return shadowed ? shadowed.value : v ?? undefined
     })
   }
@@ -336,7 +339,7 @@ export class Store {
         const entries: [Buffer, Buffer][] = await it.nextv(1000)
         if (entries.length === 0) return
         for (const [key, value] of entries) {
-          const shadowed = this.shadowOf(column, key)
+          const shadowed = this.shadows.of(column, key)
           if (!shadowed) yield [key, value]
           else if (shadowed.value !== undefined) yield [key, shadowed.value]
         }

@@ -156,6 +156,16 @@ export class TaskQueue {
   }
 
   /**
+   * Pass uid `uid` without a task: the replicated log's entry there was a change of instance state, applied by
+   * `withOps` in the same write as the counter (so it is applied once, like a task's registration).
+   */
+  async skipReplicated(uid: number, withOps: WriteOp[]): Promise<void> {
+    if (uid !== this.nextUid) throw new Error(`replicated entry ${uid} is not the next task (${this.nextUid})`)
+    await this.store.commit([{ column: 'meta', key: NEXT_TASK_UID, value: keys.u32(uid + 1) }, ...withOps])
+    this.nextUid = uid + 1
+  }
+
+  /**
    * Meilisearch's `cleanup_task_queue`: once the queue holds `maxTasks` tasks, a task deletion of up to 100,000 of
    * the oldest finished tasks is registered before the next task (at least two must be deletable, or it would only
    * ever delete its own deletions).

@@ -5,6 +5,7 @@
  * `publish` (readers only accept the slots of their view), or, for a large batch, a graph of the batch's own built
  * in the worker pool (graph-build.ts).
  */
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,7 +15,7 @@ import { encode, type WriteOp } from '../storage/index.js'
 import type { EmbedderSettings } from '../settings/index.js'
 import { encodeEntry, rowKey, spaceKey, type SpaceRecord, type VectorEntry } from './codec.js'
 import { quantize, quantize8 } from './distance.js'
-import { AnnGraph } from './graph.js'
+import { AnnGraph, type GraphSource } from './graph.js'
 import { GRAPH_JOB_MIN, GRAPH_SCRATCH_PREFIX, type GraphBuildInput } from './graph-build.js'
 import { VectorSpace, type IndexVectors } from './space.js'
 import type { DocumentVectors, EmbedderVectors } from './types.js'
@@ -181,26 +182,35 @@ export class VectorDraft {
    * The graph of the batch's view: the shared graph (or a new one) with the new vectors inserted on this thread,
    * yielding to requests every TURN_MS, under fresh slots readers of the published view do not accept; or, for a
    * batch of at least GRAPH_JOB_MIN vectors with a pool, a graph of its own built in the pool from a copy of the
-   * shared one (see graph-build.ts), whose slots the view no longer maps are dropped.
+   * shared one (see graph-build.ts), whose slots the view no longer maps are dropped. The built graph's `source` is
+   * its file, until `publish` moves it (or drops it, with no graphs directory).
    */
   private async extendGraph(name: string, shared: AnnGraph | null, dims: number, gone: number[], adds: [number, Float32Array][], slotDoc: ReadonlyMap<number, number>, options: GraphOptions, checkAborted: () => void): Promise<AnnGraph> {
     if (options.build && adds.length >= GRAPH_JOB_MIN) {
       const dir = mkdtempSync(join(options.scratch ?? tmpdir(), GRAPH_SCRATCH_PREFIX))
       try {
-        const base = shared && shared.size > 0 ? join(dir, 'base.hnsw') : null
-        if (base) await shared!.saveAsync(base)
+        // The shared graph's file when one holds it already (see graph-build.ts), else a copy written off-thread.
+        let base: GraphSource | null = null
+        if (shared && shared.size > 0) {
+          base = shared.source
+          if (!base) {
+            base = { file: join(dir, 'base.hnsw'), id: randomUUID() }
+            await shared.saveAsync(base.file)
+          }
+        }
         checkAborted()
         const vectors = new Float32Array(adds.length * dims)
         adds.forEach(([, v], i) => vectors.set(v, i * dims))
-        const out = join(dir, 'out.hnsw')
+        const out: GraphSource = { file: join(dir, 'out.hnsw'), id: randomUUID() }
         const input: GraphBuildInput = { dims, base, out, slots: adds.map(([slot]) => slot), vectors: new Uint8Array(vectors.buffer), removed: gone }
         await options.build(input)
         checkAborted()
-        const graph = await AnnGraph.loadAsync(out, dims)
-        // Labels hnswlib lists though deleted: out of the graph's own count.
+        const graph = await AnnGraph.loadAsync(out.file, dims)
+        // Labels hnswlib lists though deleted, and slots deleted since the base file was written: out of the view.
         for (const slot of [...graph.slots()]) if (!slotDoc.has(slot)) graph.remove(slot)
+        graph.source = out
         rmSync(join(dir, 'base.hnsw'), { force: true })
-        this.graphFiles.set(name, { dir, file: out })
+        this.graphFiles.set(name, { dir, file: out.file })
         return graph
       } catch (err) {
         rmSync(dir, { recursive: true, force: true })

@@ -16,7 +16,19 @@ const M = 16
 const EF_CONSTRUCTION = 200
 const INITIAL_CAPACITY = 1024
 
+/** A file that holds a graph, and an id naming that version of it (a worker that wrote it may still hold it). */
+export interface GraphSource {
+  file: string
+  id: string
+}
+
 export class AnnGraph {
+  /**
+   * A file that holds this graph as it stands, but for slots deleted since (whoever loads it drops the slots its
+   * view does not map): a batch building its graph in the pool starts from it instead of writing the graph out
+   * again. Any insertion clears it.
+   */
+  source: GraphSource | null = null
   private index: import('hnswlib-node').HierarchicalNSW
   private capacity: number
   /** Slots present in the graph (deleted ones excluded). */
@@ -81,6 +93,7 @@ export class AnnGraph {
     }
     this.index.addPoint(Array.from(vector), slot, true)
     this.present.add(slot)
+    this.source = null
   }
 
   remove(slot: number): void {

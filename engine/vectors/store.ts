@@ -5,6 +5,7 @@
  * loaded at start; whatever a crash left stale is repaired from RocksDB on load: slots the database no longer has are
  * dropped from the graph, and the ones it lacks are added (a slot is never given to two vectors).
  */
+import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, renameSync, rmSync, readdirSync, writeFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
@@ -73,7 +74,11 @@ export class VectorStore {
         // A space turned quantized has no graph any more: its file goes.
         if (space?.quantized) this.removeFile(draft.indexId, name)
         else if (file && this.dir && space) this.keepBuilt(draft.indexId, space, file)
-        else this.dirty.add(`${draft.indexId}/${name}`)
+        else {
+          // Built in a scratch directory that goes below: no file holds the graph any more.
+          if (file && space?.graph) space.graph.source = null
+          this.dirty.add(`${draft.indexId}/${name}`)
+        }
       }
       for (const name of next.dropped) this.removeFile(draft.indexId, name)
     } finally {
@@ -86,6 +91,7 @@ export class VectorStore {
     const file = this.file(indexId, space.name)
     renameSync(built, file)
     writeFileSync(file + '.generation', String(space.record.generation))
+    if (space.graph?.source) space.graph.source = { ...space.graph.source, file }
     this.dirty.delete(`${indexId}/${space.name}`)
   }
 
@@ -116,6 +122,7 @@ export class VectorStore {
       space.graph.save(file + '.tmp')
       renameSync(file + '.tmp', file)
       writeFileSync(file + '.generation', String(space.record.generation))
+      space.graph.source = { file, id: randomUUID() }
     }
     this.dirty.clear()
     this.lastSave = Date.now()
@@ -162,6 +169,8 @@ export class VectorStore {
     if (file && existsSync(file)) {
       try {
         graph = AnnGraph.load(file, record.dims)
+        // The next large batch extends this file (repairs that insert clear it; dropped slots do not matter).
+        graph.source = { file, id: randomUUID() }
       } catch {
         graph = null
       }

@@ -10,6 +10,7 @@
 import { TesseraError } from '../../engine/errors/index.js'
 import { decode, encode, keys as storageKeys, type Store } from '../../engine/storage/index.js'
 import { nowMicros } from '../../engine/tasks/time.js'
+import { StateChanges, type StatePlan } from '../../engine/tasks/state-changes.js'
 import { expandActions, type Action } from './actions.js'
 import type { Expiry } from './expiry.js'
 import { deriveKeyValue, sameDigest, secretDigest } from './secret.js'
@@ -63,14 +64,16 @@ export class KeyStore {
   /** SHA-256 of the master key, what a presented token's digest is compared with. */
   readonly masterDigest: Buffer | null
 
-  private constructor(private readonly store: Store, readonly masterKey: string | null) {
+  private constructor(private readonly store: Store, readonly masterKey: string | null, private readonly changes: StateChanges) {
     this.masterDigest = masterKey === null ? null : secretDigest(masterKey)
   }
 
-  static async open(store: Store, masterKey: string | null): Promise<KeyStore> {
-    const keyStore = new KeyStore(store, masterKey)
+  /** `changes`: the engine's state changes (replicated in cluster mode); a fresh local one by default. */
+  static async open(store: Store, masterKey: string | null, changes = new StateChanges(store)): Promise<KeyStore> {
+    const keyStore = new KeyStore(store, masterKey, changes)
     for await (const [, value] of store.scan('keys')) keyStore.remember(loaded(decode<ApiKey>(value)))
     if (keyStore.byUid.size === 0) await keyStore.createDefaults()
+    changes.register('keys', (body) => keyStore.plan(body as KeyChange))
     return keyStore
   }
 
@@ -140,46 +143,55 @@ export class KeyStore {
     return key
   }
 
+  /**
+   * Create, update (name and description) and delete go through the engine's state changes: applied here at once on
+   * a single node, through the replicated log in cluster mode (every node then holds the created keys). Timestamps
+   * are taken here and travel with the change, so every node shows the same.
+   */
   async create(input: NewKey): Promise<LoadedKey> {
-    if (this.byUid.has(input.uid)) throw new TesseraError('api_key_already_exists', `\`uid\` field value \`${input.uid}\` is already an existing API key.`)
-    const now = nowMicros()
-    const key = loaded({ ...input, createdAt: now, updatedAt: now })
-    // Held before the commit so a concurrent creation of the same uid is refused; dropped again if it fails.
-    this.remember(key)
-    try {
-      await this.store.commit([this.putOp(key)])
-    } catch (err) {
-      this.forget(key.uid)
-      throw err
-    }
-    return key
+    return await this.changes.run('keys', { op: 'create', input, now: nowMicros() } satisfies KeyChange) as LoadedKey
   }
 
   /** PATCH: only the name and the description change; `undefined` leaves a field as it is. */
   async update(uid: string, patch: { name?: string | null; description?: string | null }): Promise<LoadedKey> {
-    const before = this.byUid.get(uid)
-    if (!before) throw apiKeyNotFound(uid)
-    const after: LoadedKey = {
-      ...before,
-      name: patch.name === undefined ? before.name : patch.name,
-      description: patch.description === undefined ? before.description : patch.description,
-      updatedAt: nowMicros(),
-    }
-    await this.store.commit([this.putOp(after)])
-    this.byUid.set(uid, after)
-    return after
+    return await this.changes.run('keys', { op: 'update', uid, patch, now: nowMicros() } satisfies KeyChange) as LoadedKey
   }
 
-  /** Remove a key; it stops working at once, before the commit ends (every request looks its key up here). */
   async delete(uid: string): Promise<void> {
-    const key = this.byUid.get(uid)
-    if (!key) throw apiKeyNotFound(uid)
-    this.forget(uid)
-    try {
-      await this.store.commit([{ column: 'keys', key: storageKeys.utf8(uid) }])
-    } catch (err) {
-      this.remember(key)
-      throw err
+    await this.changes.run('keys', { op: 'delete', uid } satisfies KeyChange)
+  }
+
+  private plan(change: KeyChange): StatePlan {
+    switch (change.op) {
+      case 'create': {
+        const { input, now } = change
+        if (this.byUid.has(input.uid)) throw new TesseraError('api_key_already_exists', `\`uid\` field value \`${input.uid}\` is already an existing API key.`)
+        const key = loaded({ ...input, createdAt: now, updatedAt: now })
+        return { ops: [this.putOp(key)], apply: () => { this.remember(key); return key } }
+      }
+      case 'update': {
+        const { uid, patch, now } = change
+        const before = this.byUid.get(uid)
+        if (!before) throw apiKeyNotFound(uid)
+        const after: LoadedKey = {
+          ...before,
+          // A field absent from the JSON body was `undefined`: it stays as it is.
+          name: patch.name === undefined ? before.name : patch.name,
+          description: patch.description === undefined ? before.description : patch.description,
+          updatedAt: now,
+        }
+        return { ops: [this.putOp(after)], apply: () => { this.byUid.set(uid, after); return after } }
+      }
+      case 'delete': {
+        if (!this.byUid.has(change.uid)) throw apiKeyNotFound(change.uid)
+        return { ops: [{ column: 'keys', key: storageKeys.utf8(change.uid) }], apply: () => { this.forget(change.uid) } }
+      }
     }
   }
 }
+
+/** A change of the keys as it travels (JSON). */
+type KeyChange =
+  | { op: 'create'; input: NewKey; now: Micros }
+  | { op: 'update'; uid: string; patch: { name?: string | null; description?: string | null }; now: Micros }
+  | { op: 'delete'; uid: string }

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { call, serverFor, waitTask } from '../helpers/server.js'
 import { smallDisk } from '../helpers/small-disk.js'
+import { batchGate } from '../helpers/batch-gate.js'
 
 const disk = smallDisk(128)
 const docs = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: from + i, title: `book ${from + i} of the shelf` }))
@@ -31,12 +32,14 @@ t.test('a full disk: writes refused, reads served, writes resume after space is 
   // RocksDB preallocates its write-ahead log (~70 MB, fallocate) when there is room, and appends into it on a full
   // disk: with 24 MB free at start-up, the preallocation cannot be made and the disk fills with the data itself.
   disk.fill(24 << 20)
-  // Each batch is held 6 s in `processing`, so the disk can fill between a task's 202 and its batch's commit.
-  const server = await serverFor(t, { dbPath: join(disk.path, 'data.ms'), env: { TESSERA_TEST_BATCH_DELAY_MS: '6000' } })
+  // A batch is held in `processing` by the gate, so the disk can fill between a task's 202 and its batch's commit.
+  const gate = batchGate(t)
+  const server = await serverFor(t, { dbPath: join(disk.path, 'data.ms'), env: gate.env })
   const url = server.url
   const first = await call(`${url}/indexes/books/documents?primaryKey=id`, { method: 'POST', json: docs(1, 50) })
   t.equal((await waitTask(url, first.body.taskUid, 60_000)).status, 'succeeded')
 
+  gate.close()
   const held = await call(`${url}/indexes/books/documents`, { method: 'POST', json: docs(51, 50) })
   t.equal(held.status, 202, 'a task acknowledged before the disk fills')
   await until('the batch is processing', async () => ((await call(`${url}/tasks/${held.body.taskUid}`)).body.status === 'processing' ? true : undefined))
@@ -57,6 +60,7 @@ t.test('a full disk: writes refused, reads served, writes resume after space is 
   t.equal(search.status, 200, 'searches keep working')
   t.equal(search.body.hits.length, 3)
   t.equal((await call(`${url}/health`)).status, 200, '/health answers')
+  gate.open()
   await until('the held batch fails to commit', async () => (/its tasks run again once the disk has room/.test(server.logs()) ? true : undefined))
   const waiting = await call(`${url}/tasks/${held.body.taskUid}`)
   t.equal(waiting.status, 200, 'task reads keep working')

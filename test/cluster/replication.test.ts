@@ -72,7 +72,8 @@ t.test("read-your-writes, and the official client on a cluster node", { skip: na
   t.equal(bad.status, 400)
   t.equal(bad.body.code, 'invalid_header_value')
 
-  // Experimental features and /network are each node's own (not in the log): enabled on both.
+  // Experimental features go through the log (test/cluster/state.test.ts): enabling them on one node is enough, but
+  // a change answered by node b is one node b has applied, so the remote search below finds it enabled there.
   await client.updateExperimentalFeatures({ network: true })
   await new Meilisearch({ host: b.url }).updateExperimentalFeatures({ network: true })
   const network = { self: 'a', remotes: { a: { url: a.url, searchApiKey: null }, b: { url: b.url, searchApiKey: null } } }

@@ -99,6 +99,17 @@ export async function waitTask(url: string, uid: number, timeoutMs = 20_000): Pr
   throw new Error(`task ${uid} did not finish in ${timeoutMs} ms`)
 }
 
+/** Wait until task `uid` has `status` (e.g. `processing`, while a batch gate holds it); resolves with the task. */
+export async function waitStatus(url: string, uid: number, status: string, timeoutMs = 60_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const { body } = await call(`${url}/tasks/${uid}`)
+    if (body?.status === status) return body
+    await new Promise((r) => setTimeout(r, 5))
+  }
+  throw new Error(`task ${uid} never reached ${status} in ${timeoutMs} ms`)
+}
+
 /** `PATCH /indexes/{uid}/settings` (when `settings` has fields); resolves with the task uid, or null. */
 async function patchSettingsTask(url: string, uid: string, settings: Record<string, unknown>): Promise<number | null> {
   if (Object.keys(settings).length === 0) return null

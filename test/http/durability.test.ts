@@ -1,7 +1,8 @@
 /** Durability: what a 202 promised survives kill -9, an interrupted batch re-runs exactly once, uids never repeat. */
 import t, { type Test } from 'tap'
 import { rmSync } from 'node:fs'
-import { startServer, call, waitTask, tempDir, type TestServer } from '../helpers/server.js'
+import { batchGate } from '../helpers/batch-gate.js'
+import { startServer, call, waitStatus, waitTask, tempDir, type TestServer } from '../helpers/server.js'
 
 type Tap = Test
 
@@ -15,15 +16,6 @@ async function start(t: Tap, dbPath: string, env: Record<string, string> = {}): 
   const server = await startServer({ dbPath, env })
   t.teardown(() => server.kill9())
   return server
-}
-
-async function waitStatus(url: string, uid: number, status: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if ((await call(`${url}/tasks/${uid}`)).body?.status === status) return
-    await new Promise((r) => setTimeout(r, 5))
-  }
-  throw new Error(`task ${uid} never reached ${status}`)
 }
 
 t.test('every registered task survives kill -9 right after its 202', async (t) => {
@@ -60,8 +52,9 @@ t.test('a batch interrupted by kill -9 has no partial effect and re-runs exactly
   }
   t.equal(await setup.stop(), 0)
 
-  // Every batch is held 2 s in `processing`; kill -9 during it.
-  const held = await start(t, dbPath, { TESSERA_TEST_BATCH_DELAY_MS: '2000' })
+  // Every batch is held in `processing` (the gate stays closed); kill -9 during it.
+  const gate = batchGate(t, true)
+  const held = await start(t, dbPath, gate.env)
   const creation = await call(`${held.url}/indexes`, { method: 'POST', json: { uid: 'held', primaryKey: 'id' } })
   const swap = await call(`${held.url}/swap-indexes`, { method: 'POST', json: [{ indexes: ['left', 'right'] }] })
   t.equal(creation.status, 202)
@@ -71,7 +64,7 @@ t.test('a batch interrupted by kill -9 has no partial effect and re-runs exactly
   await held.kill9()
 
   // Look at the state after the crash, before anything re-ran (batches still held).
-  const look = await start(t, dbPath, { TESSERA_TEST_BATCH_DELAY_MS: '5000' })
+  const look = await start(t, dbPath, gate.env)
   t.equal((await call(`${look.url}/indexes/held`)).status, 404, 'the interrupted creation applied nothing')
   t.equal((await call(`${look.url}/indexes/left`)).body.primaryKey, 'pk_left', 'no swap yet')
   t.equal((await call(`${look.url}/indexes/right`)).body.primaryKey, 'pk_right')
@@ -144,8 +137,9 @@ t.test('task uids are never reused, even after deleting tasks and restarting', a
 t.test('document payloads, small and large, survive kill -9 right after their 202', async (t) => {
   const dbPath = tempDir()
   t.teardown(() => rmSync(dbPath, { recursive: true, force: true }))
-  // Hold batches so that most payloads are still waiting when the server dies.
-  const first = await startServer({ dbPath, env: { TESSERA_TEST_BATCH_DELAY_MS: '2000' } })
+  // Hold batches so that the payloads are still waiting when the server dies.
+  const gate = batchGate(t, true)
+  const first = await startServer({ dbPath, env: gate.env })
   const small = Array.from({ length: 30 }, (_, i) => call(`${first.url}/indexes/docs/documents`, { method: 'POST', json: [{ id: i, kind: 'small' }] }))
   // Above the inline limit: this one is fsynced as a file.
   const bigDocs = Array.from({ length: 3000 }, (_, i) => ({ id: 1000 + i, kind: 'big', text: 'x'.repeat(100) }))

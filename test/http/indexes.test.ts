@@ -6,7 +6,7 @@ import t from 'tap'
 import { MeilisearchApiError } from 'meilisearch'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ROOT, call, serverFor, waitTask } from '../helpers/server.js'
+import { ROOT, call, serverFor, waitStatus, waitTask } from '../helpers/server.js'
 import { batchGate } from '../helpers/batch-gate.js'
 import { err } from '../helpers/meili.js'
 
@@ -354,18 +354,24 @@ t.test('GET /stats with no index has a null lastUpdate', async (t) => {
 
 t.test('isIndexing is true while a batch of the index is processing, not while its tasks wait', async (t) => {
   // As Meilisearch's `is_index_processing`: only a running batch counts.
-  const server = await serverFor(t, { env: { TESSERA_TEST_BATCH_DELAY_MS: '600' } })
+  const gate = batchGate(t, true)
+  const server = await serverFor(t, { env: gate.env })
   const { url } = server
   const c = await call(`${url}/indexes`, { method: 'POST', json: { uid: 'busy' } })
+  gate.pass()
   await waitTask(url, c.body.taskUid)
   const blocker = await call(`${url}/indexes`, { method: 'POST', json: { uid: 'other' } })
   const u = await call(`${url}/indexes/busy`, { method: 'PATCH', json: { primaryKey: 'id' } })
-  while ((await call(`${url}/tasks/${blocker.body.taskUid}`)).body.status !== 'processing') await new Promise((r) => setTimeout(r, 10))
+  await waitStatus(url, blocker.body.taskUid, 'processing')
+  t.equal((await call(`${url}/tasks/${u.body.taskUid}`)).body.status, 'enqueued')
   t.equal((await call(`${url}/indexes/busy/stats`)).body.isIndexing, false, 'enqueued behind another index: not indexing')
-  while ((await call(`${url}/tasks/${u.body.taskUid}`)).body.status !== 'processing') await new Promise((r) => setTimeout(r, 10))
+  gate.pass()
+  await waitStatus(url, u.body.taskUid, 'processing')
   t.equal((await call(`${url}/indexes/busy/stats`)).body.isIndexing, true)
   const g = await call(`${url}/stats`)
   t.equal(g.body.indexes.busy.isIndexing, true)
+  t.equal(g.body.indexes.other.isIndexing, false)
+  gate.open()
   await waitTask(url, u.body.taskUid)
   t.equal((await call(`${url}/indexes/busy/stats`)).body.isIndexing, false)
 })

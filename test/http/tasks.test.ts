@@ -3,7 +3,7 @@
  * Meilisearch's exact messages, cancelation (of enqueued and processing tasks) and deletion.
  */
 import t from 'tap'
-import { call, serverFor, waitTask } from '../helpers/server.js'
+import { call, serverFor, waitStatus, waitTask } from '../helpers/server.js'
 import { batchGate } from '../helpers/batch-gate.js'
 import { err } from '../helpers/meili.js'
 
@@ -16,16 +16,6 @@ const GET_LIST = '`limit`, `from`, `reverse`, `batchUids`, `uids`, `canceledBy`,
 const MISSING = (action: string) => `Query parameters to filter the tasks to ${action} are missing. Available query parameters are: \`uids\`, \`indexUids\`, \`statuses\`, \`types\`, \`canceledBy\`, \`beforeEnqueuedAt\`, \`afterEnqueuedAt\`, \`beforeStartedAt\`, \`afterStartedAt\`, \`beforeFinishedAt\`, \`afterFinishedAt\`.`
 const TYPES = '`documentAdditionOrUpdate`, `documentEdition`, `documentDeletion`, `settingsUpdate`, `indexCreation`, `indexDeletion`, `indexUpdate`, `indexSwap`, `taskCancelation`, `taskDeletion`, `dumpCreation`, `snapshotCreation`, `export`, `upgradeDatabase`, `indexCompaction`, `networkTopologyChange`, `dsrUpdate`, `dsrClear`'
 const UID_TAIL = 'is not a valid index uid. Index uid can be an integer or a string containing only alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 512 bytes.'
-
-async function waitStatus(url: string, uid: number, status: string, timeoutMs = 10_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const { body } = await call(`${url}/tasks/${uid}`)
-    if (body?.status === status) return body
-    await new Promise((r) => setTimeout(r, 5))
-  }
-  throw new Error(`task ${uid} never reached ${status}`)
-}
 
 t.test('task views, filters, paging and errors', async (t) => {
   const { url, client } = await serverFor(t)

@@ -5,6 +5,8 @@
  * graph on the indexing thread and in the pool, how long the indexing thread was busy.
  */
 import { createRequire } from 'node:module'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { recallAt, type ClusteredVectors } from '../../data/clustered-vectors.js'
 import { RoaringBitmap32 } from '../../../engine/inverted/index.js'
@@ -27,6 +29,8 @@ export interface EngineFigures {
   p50Ms: number
   /** Tessera's builds: how long the indexing thread was busy while the space was built. */
   mainThreadBusyMs?: number
+  /** What the engine keeps on disk per vector (its index file or table directory), when measured. */
+  bytesPerVector?: number
   note?: string
 }
 
@@ -75,7 +79,7 @@ export async function inProcessFigures(data: ClusteredVectors, log: (s: string) 
   raw.setEf(10)
   const hardness = recallAt(K, data.queries.map((q) => raw.searchKnn(Array.from(q), K).neighbors), truth)
   raw.setEf(vectorSearchTuning.ef)
-  engines.push(measure(`hnswlib-node raw (ef ${vectorSearchTuning.ef})`, rawRate, truth, filteredTruth, data, (q, f) => raw.searchKnn(Array.from(q), K, f ? (l: number) => allowed.has(l) : undefined).neighbors))
+  engines.push({ ...measure(`hnswlib-node raw (ef ${vectorSearchTuning.ef})`, rawRate, truth, filteredTruth, data, (q, f) => raw.searchKnn(Array.from(q), K, f ? (l: number) => allowed.has(l) : undefined).neighbors), bytesPerVector: savedBytes(raw, data.vectors.length, dataParent) })
 
   try {
     log('vectors: usearch raw')
@@ -111,6 +115,18 @@ async function buildSpace(vectors: Float32Array[], quantized: boolean, pool?: Wo
   const space = draft.result()!.spaces.get('e')!
   const busyMs = performance.eventLoopUtilization(elu).active
   return { space, rate: vectors.length / ((performance.now() - t0) / 1000), busyMs }
+}
+
+/** The size of hnswlib's saved graph per vector (vectors included), measured in a scratch directory. */
+function savedBytes(index: import('hnswlib-node').HierarchicalNSW, count: number, dataParent: string | undefined): number | undefined {
+  if (dataParent === undefined) return undefined
+  const dir = mkdtempSync(join(dataParent, 'hnswlib-'))
+  try {
+    index.writeIndexSync(join(dir, 'graph.hnsw'))
+    return statSync(join(dir, 'graph.hnsw')).size / count
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 function measure(name: string, rate: number | null, truth: number[][], filteredTruth: number[][], data: ClusteredVectors, search: (q: Float32Array, filtered: boolean) => number[]): EngineFigures {

@@ -14,6 +14,7 @@ import type { Outcome, RunContext } from '../../harness/scenario.js'
 import { httpFigures, type HttpFigures } from './http.js'
 import { inProcessFigures, type EngineFigures } from './in-process.js'
 import { oramaFigures } from './orama.js'
+import { lancedbFigures } from './lancedb.js'
 import type { VectorsOptions } from './options.js'
 
 export { DEFAULT_VECTORS_OPTIONS, quickVectorsOptions, type VectorsOptions } from './options.js'
@@ -31,6 +32,11 @@ export async function runVectorsScenario(options: VectorsOptions, ctx: RunContex
       local.engines.push(await oramaFigures(data, local.truth, local.filteredTruth, log))
     } catch (err) {
       log(`vectors: Orama failed (${(err as Error).message})`)
+    }
+    try {
+      local.engines.push(await lancedbFigures(data, local.truth, local.filteredTruth, ctx.dataParent, log))
+    } catch (err) {
+      log(`vectors: LanceDB failed (${(err as Error).message})`)
     }
     const http = await httpFigures(data, local.truth, local.filteredTruth, { clients: options.clients, seconds: options.seconds, dataParent: ctx.dataParent }, log)
     const report = { benchmark: 'vectors', date: ctx.date, machine: ctx.machine, options, dims: DIMS, clusters: CLUSTERS, hnswlibRecallAtEf10: local.hardness, engines: local.engines, rescoring: local.rescoring, http }
@@ -57,9 +63,12 @@ function vectorsMarkdown(date: string, o: VectorsOptions, hardness: number, engi
     `${date} · ${int(o.count)} generated ${DIMS}-dimension vectors in ${CLUSTERS} clusters of different spreads · ${o.queries} queries, plain and filtered (one cluster in ten) · k = 10`, '',
     `Hardness: \`hnswlib-node\` at ef = 10 reaches recall@10 ${f(hardness, 3)}.`, '',
     '## In process', '',
-    '| engine | build (vectors/s) | indexing thread busy (ms) | recall@10 | filtered recall@10 | search p50 (ms) |',
-    '|---|---:|---:|---:|---:|---:|',
-    ...engines.map((e) => `| ${e.name} | ${e.buildVectorsPerSecond === null ? '–' : int(e.buildVectorsPerSecond)} | ${e.mainThreadBusyMs === undefined ? '–' : int(e.mainThreadBusyMs)} | ${f(e.recall, 3)} | ${f(e.filteredRecall, 3)} | ${f(e.p50Ms, 3)} |`),
+    '| engine | build (vectors/s) | indexing thread busy (ms) | recall@10 | filtered recall@10 | search p50 (ms) | bytes per vector |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...engines.map((e) => `| ${e.name} | ${e.buildVectorsPerSecond === null ? '–' : int(e.buildVectorsPerSecond)} | ${e.mainThreadBusyMs === undefined ? '–' : int(e.mainThreadBusyMs)} | ${f(e.recall, 3)} | ${f(e.filteredRecall, 3)} | ${f(e.p50Ms, 3)} | ${e.bytesPerVector === undefined ? '–' : int(e.bytesPerVector)} |`),
+    '',
+    'Bytes per vector: what the engine keeps on disk per vector (hnswlib\'s saved graph; LanceDB\'s table directory,',
+    'its vectors, index and the two other columns); Tessera\'s whole database is in the HTTP table below.',
     '',
     'Indexing thread busy: event loop utilization while the space was built (the rest of the time it was free to',
     'answer requests); a graph built in the pool leaves the thread the copies of the graph (written and read by',

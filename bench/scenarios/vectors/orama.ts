@@ -1,7 +1,6 @@
 /**
  * Orama's vector search as a peer of the vectors scenario, in the same process on the same vectors: a `vector[N]`
  * property searched by cosine similarity (Orama scans every vector), filtered with a `where` on the cluster.
- * LanceDB, the other peer the issue names, is not installed here (see ../shared/reference/dependencies.md).
  */
 import { performance } from 'node:perf_hooks'
 import { create, insertMultiple, search } from '@orama/orama'

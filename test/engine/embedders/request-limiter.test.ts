@@ -54,5 +54,5 @@ t.test('waiting for a slot or for budget ends on cancellation', async (t) => {
   await t.rejects(third, { message: 'canceled' })
   const started = performance.now()
   await t.rejects(limiter.run(0, controller.signal, async () => 'ran'), { message: 'canceled' })
-  t.ok(performance.now() - started < 50)
+  t.ok(performance.now() - started < 5_000, 'at once, not after the minute the budget would take')
 })

@@ -11,7 +11,8 @@ t.test('settings update then deletion of a missing index, in one batch', async (
   const path = dataDir(t)
   // Hold the scheduler: a first task sleeps in its batch while the two tasks under test are registered behind it;
   // closing abandons that batch, and the next start takes the waiting tasks together.
-  const first = await Engine.open({ path, batchDelayMs: 600_000 })
+  const first = await Engine.open({ path })
+  first.scheduler.hold()
   const holder = await addJson(first, 'other', [{ id: 1 }])
   while (getTask(first, holder.taskUid).status === 'enqueued') await new Promise((r) => setTimeout(r, 1))
   const settings = await updateSettings(first, 'fresh', { filterableAttributes: ['n'] })

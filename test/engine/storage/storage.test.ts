@@ -64,7 +64,7 @@ t.test('a shadowed commit is invisible to readers until it is released', async (
   const store = await Store.open(path)
   t.teardown(() => store.close())
   await store.commit([{ column: 'tasks', key: keys.u32(1), value: Buffer.from('old') }, { column: 'tasks', key: keys.u32(2), value: Buffer.from('gone') }])
-  const commit = store.commitShadowed([
+  const commit = await store.commitShadowed([
     { column: 'tasks', key: keys.u32(1), value: Buffer.from('new') },
     { column: 'tasks', key: keys.u32(2) },
     { column: 'tasks', key: keys.u32(3), value: Buffer.from('added') },
@@ -79,6 +79,37 @@ t.test('a shadowed commit is invisible to readers until it is released', async (
   commit.release()
   t.equal(store.get('tasks', keys.u32(1))?.toString(), 'new')
   t.same(store.getMany('tasks', [keys.u32(2), keys.u32(3)]).map((v) => v?.toString()), [undefined, 'added'])
+})
+
+t.test('a large shadowed commit is captured and encoded in turns, readers seeing the old values meanwhile', async (t) => {
+  const path = dir()
+  t.teardown(() => rmSync(path, { recursive: true, force: true }))
+  const store = await Store.open(path)
+  t.teardown(() => store.close())
+  await store.commit([{ column: 'tasks', key: keys.u32(1), value: Buffer.from('old') }])
+  const ops: WriteOp[] = [{ column: 'tasks', key: keys.u32(1), value: Buffer.from('new') }]
+  for (let i = 0; i < 300_000; i++) ops.push({ column: 'postings', key: keys.u32(10 + i), value: Buffer.from('v'), unread: true })
+  // Other work gets turns while the commit is prepared, and reads in them see the state before the commit.
+  const seen = new Set<string>()
+  let turns = 0
+  let preparing = true
+  const reader = (async () => {
+    while (preparing) {
+      await new Promise((r) => setImmediate(r))
+      turns++
+      seen.add(store.get('tasks', keys.u32(1))?.toString() ?? 'none')
+    }
+  })()
+  const commit = await store.commitShadowed(ops)
+  preparing = false
+  await reader
+  t.ok(turns > 1, `the event loop had turns while the commit was prepared (${turns})`)
+  t.same([...seen], ['old'])
+  await commit.done
+  t.equal(store.get('tasks', keys.u32(1))?.toString(), 'old', 'still shadowed until released')
+  commit.release()
+  t.equal(store.get('tasks', keys.u32(1))?.toString(), 'new')
+  t.equal(store.get('postings', keys.u32(300_009))?.toString(), 'v', 'every write committed')
 })
 
 t.test('commits of every size, through reused buffers, write exactly their rows', async (t) => {

@@ -32,9 +32,10 @@ t.test('past maxTasks, the oldest finished tasks are deleted by a task of the qu
 
 t.test('a restart reads only the unfinished tasks before it serves', async (t) => {
   const path = dataDir(t)
-  const engine = await Engine.open({ path, batchDelayMs: 60_000 })
+  const engine = await Engine.open({ path })
+  engine.scheduler.hold()
   for (let i = 0; i < 300; i++) await createIndex(engine, 'same', null)
-  // The scheduler holds the first batch for a minute: one task is processing, the others wait...
+  // The scheduler holds the first batch: one task is processing, the others wait...
   await engine.close()
   // ... and after the restart, the 300 are all unfinished: all read at start-up.
   let store = await Store.open(path)

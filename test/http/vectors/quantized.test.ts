@@ -4,10 +4,12 @@
  * and searches running while the conversion is applied see every vector before or every vector after it.
  */
 import t from 'tap'
-import { call, serverFor, waitTask } from '../../helpers/server.js'
+import { call, serverFor, waitStatus, waitTask } from '../../helpers/server.js'
+import { batchGate } from '../../helpers/batch-gate.js'
 
 t.test('binary quantization', async (t) => {
-  const { url } = await serverFor(t, { env: { TESSERA_TEST_BATCH_DELAY_MS: '300' } })
+  const gate = batchGate(t)
+  const { url } = await serverFor(t, { env: gate.env })
   const patch = async (json: unknown) => waitTask(url, (await call(`${url}/indexes/q/settings`, { method: 'PATCH', json })).body.taskUid)
   await patch({ embedders: { e: { source: 'userProvided', dimensions: 4 } } })
   const docs = Array.from({ length: 300 }, (_, i) => ({ id: i, _vectors: { e: [0.3 + (i % 7) / 10, -0.2 - (i % 5) / 10, 0.25, (i % 2 === 0 ? 0.6 : -0.6)] } }))
@@ -16,7 +18,11 @@ t.test('binary quantization', async (t) => {
   const search = (vector: number[], limit = 5) => call(`${url}/indexes/q/search`, { method: 'POST', json: { vector, hybrid: { embedder: 'e', semanticRatio: 1 }, limit, retrieveVectors: true } })
 
   await t.test('concurrent searches see all old or all new vectors', async (t) => {
+    // The conversion is held in `processing` until searches have seen the old vectors, then let go.
+    gate.close()
     const r = await call(`${url}/indexes/q/settings`, { method: 'PATCH', json: { embedders: { e: { binaryQuantized: true } } } })
+    await waitStatus(url, r.body.taskUid, 'processing')
+    let searches = 0
     let done = false
     const task = waitTask(url, r.body.taskUid).then((x) => { done = true; return x })
     const kinds = new Set<string>()
@@ -26,6 +32,7 @@ t.test('binary quantization', async (t) => {
       const quantized = hits.map((h) => h._vectors.e.embeddings[0].every((x: number) => x === 1 || x === -1))
       if (quantized.some((q) => q) && quantized.some((q) => !q)) mixed++
       kinds.add(quantized[0] ? 'new' : 'old')
+      if (++searches === 5) gate.open()
     }
     t.equal((await task).status, 'succeeded')
     t.equal(mixed, 0, 'no search saw a mix')

@@ -1,0 +1,72 @@
+/**
+ * Cluster mode replicates the network, the experimental features and created API keys through the log: a change
+ * taken by one node is applied by every node in log order (so a task registered after it is applied after it
+ * everywhere), a network's `self` stays each node's own, a refused change is refused without an entry, and the
+ * official client's network calls work against a cluster node.
+ */
+import t from 'tap'
+import { Meilisearch } from 'meilisearch'
+import { call, type TestServer } from '../helpers/server.js'
+import { accepted, clusterFor, natsMissing, readAfter } from './cluster.js'
+
+t.setTimeout(300_000)
+
+const MASTER = 'a-master-key-of-sixteen-bytes-at-least'
+const auth = { authorization: `Bearer ${MASTER}` }
+
+t.test('network, features and keys are applied on every node in log order', { skip: natsMissing() }, async (t) => {
+  const cluster = await clusterFor(t, { natsServers: 1, nodes: 2, args: ['--master-key', MASTER] })
+  const [a, b] = cluster.nodes as [TestServer, TestServer]
+  const req = (node: TestServer, path: string, init: RequestInit & { json?: unknown } = {}) => call(`${node.url}${path}`, { ...init, headers: { ...auth, ...(init.headers as Record<string, string> | undefined) } })
+
+  const features = await req(a, '/experimental-features', { method: 'PATCH', json: { network: true } })
+  t.equal(features.status, 200, features.text)
+  t.equal(features.body.network, true)
+
+  const network = {
+    self: 'a',
+    remotes: { a: { url: a.url, searchApiKey: MASTER }, b: { url: b.url, searchApiKey: MASTER } },
+    shards: { s1: { remotes: ['a', 'b'] } },
+  }
+  const patched = await req(a, '/network', { method: 'PATCH', json: network })
+  t.equal(patched.status, 200, patched.text)
+  t.equal(patched.body.self, 'a')
+
+  // A change refused by the node that took it never reaches the log.
+  const refused = await req(b, '/network', { method: 'PATCH', json: { remotes: { c: { searchApiKey: 'k' } } } })
+  t.equal(refused.status, 400, refused.text)
+  t.equal(refused.body.code, 'missing_network_url')
+
+  const created = await req(a, '/keys', { method: 'POST', json: { name: 'shared', actions: ['search'], indexes: ['*'], expiresAt: null } })
+  t.equal(created.status, 201, created.text)
+
+  // Each change took one place in the log (three so far): the next task's uid comes after them.
+  const task = await accepted(req(a, '/indexes', { method: 'POST', json: { uid: 'books', primaryKey: 'id' } }))
+  t.equal(task, 3, 'three changes, then the first task')
+
+  // Applied in log order: once node b finished the task, it holds every change made before it.
+  const onB = await readAfter(b, '/network', task, { headers: auth })
+  t.equal(onB.status, 200, onB.text)
+  t.equal(onB.body.self, null, "node a's `self` is not node b's")
+  t.same(onB.body.remotes, patched.body.remotes)
+  t.same(onB.body.shards, { s1: { remotes: ['a', 'b'] } })
+  t.equal(onB.body.version, patched.body.version, 'the same version on every node')
+  const key = await readAfter(b, `/keys/${created.body.uid}`, task, { headers: auth })
+  t.equal(key.status, 200, key.text)
+  t.same(key.body, created.body, 'the created key, the same on node b (value, timestamps)')
+  const search = await call(`${b.url}/indexes/books/search`, { method: 'POST', json: {}, headers: { authorization: `Bearer ${created.body.key}` } })
+  t.equal(search.status, 200, `the key works on node b: ${search.text}`)
+
+  // The official client's network calls, on node b: its own `self`, the shared remotes.
+  const client = new Meilisearch({ host: b.url, apiKey: MASTER })
+  const mine: any = await client.updateNetwork({ self: 'b' })
+  t.equal(mine.self, 'b')
+  t.same(Object.keys(mine.remotes), ['a', 'b'])
+  t.equal((await client.getNetwork()).self, 'b')
+  const deleted = await req(b, `/keys/${created.body.uid}`, { method: 'DELETE' })
+  t.equal(deleted.status, 204, deleted.text)
+  const later = await accepted(req(b, '/indexes/books/settings', { method: 'PATCH', json: { filterableAttributes: ['genre'] } }))
+  const onA = await readAfter(a, '/network', later, { headers: auth })
+  t.equal(onA.body.self, 'a', "node b's `self` did not change node a's")
+  t.equal((await readAfter(a, `/keys/${created.body.uid}`, later, { headers: auth })).status, 404, 'the key deletion reached node a')
+})
