@@ -13,13 +13,17 @@ import roaring from 'roaring'
 import { Store, WriteBuffer, keys, encode, decode, type WriteOp } from '../storage/index.js'
 import type { Document } from '../payload/documents.js'
 import { decodeDocument, encodeDocument, topLevelFields } from './prepare.js'
+import { frozenShared } from '../util/frozen-bitmap.js'
 
 const { RoaringBitmap32 } = roaring
 type Bitmap = InstanceType<typeof RoaringBitmap32>
 
 export interface DocState {
   nextDocId: number
+  /** Frozen in shared memory (never changed: a draft clones it). */
   live: Bitmap
+  /** `live`'s frozen bytes, for readers on other threads (`frozenView`, util/frozen-bitmap.ts). */
+  liveBytes: Uint8Array
   /** Top-level field → number of documents that have it. */
   fields: Map<string, number>
   /** Bytes of all stored documents. */
@@ -59,9 +63,11 @@ export class DocumentStore {
       const raw = this.store.get('documents', stateKey(indexId))
       if (raw) {
         const s = decode<StoredState>(raw)
-        state = { nextDocId: s.nextDocId, live: RoaringBitmap32.deserialize(Buffer.from(s.live), 'portable'), fields: new Map(s.fields), rawSize: s.rawSize }
+        const live = frozenShared(RoaringBitmap32.deserialize(Buffer.from(s.live), 'portable'))
+        state = { nextDocId: s.nextDocId, live: live.bitmap, liveBytes: live.bytes, fields: new Map(s.fields), rawSize: s.rawSize }
       } else {
-        state = { nextDocId: 0, live: new RoaringBitmap32(), fields: new Map(), rawSize: 0 }
+        const live = frozenShared(new RoaringBitmap32())
+        state = { nextDocId: 0, live: live.bitmap, liveBytes: live.bytes, fields: new Map(), rawSize: 0 }
       }
       this.states.set(indexId, state)
     }
@@ -379,6 +385,7 @@ export class DocumentDraft {
   }
 
   result(): DocState {
-    return { nextDocId: this.nextDocId, live: this.live, fields: this.fields, rawSize: this.rawSize }
+    const live = frozenShared(this.live)
+    return { nextDocId: this.nextDocId, live: live.bitmap, liveBytes: live.bytes, fields: this.fields, rawSize: this.rawSize }
   }
 }

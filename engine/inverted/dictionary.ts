@@ -6,8 +6,14 @@
  *
  * Distances are Damerau–Levenshtein with adjacent transpositions (optimal string alignment), counted in UTF-16
  * units, as milli's Levenshtein automata count one edit per character (transpositions included).
+ *
+ * The thread that indexes holds the words as strings (a batch merges its new words in); `view()` hands other
+ * threads the same words and trie in shared memory (word-arena.ts, trie.ts), and `fromView` is such a thread's
+ * read-only dictionary, answering the same lookups and word → id.
  */
 import { straight, type Steps } from '../util/turns.js'
+import { buildTrie, stringWords, type TrieArrays, type TrieWords } from './trie.js'
+import { WordArena, type WordArenaView } from './word-arena.js'
 
 /** A word found by a fuzzy lookup, with its distance to the query word. */
 export interface FuzzyMatch {
@@ -59,91 +65,64 @@ export function* mergeSortedSteps(old: readonly string[], fresh: readonly string
   return merged
 }
 
-/**
- * A trie of the sorted words: node 0 is the root; each node has its UTF-16 unit, its first child and next sibling
- * (children in sorted order), the word ending there (-1: none) and the range of word indexes below it.
- */
-class Trie {
-  readonly unit: Uint16Array
-  readonly firstChild: Int32Array
-  readonly nextSibling: Int32Array
-  readonly word: Int32Array
-  readonly lo: Int32Array
-  readonly hi: Int32Array
-  readonly maxDepth: number
-
-  constructor(words: readonly string[]) {
-    let capacity = 1
-    for (const w of words) capacity += w.length
-    // Nodes are at most the total length (shared prefixes make fewer): sized once, then trimmed.
-    const unit = new Uint16Array(capacity)
-    const firstChild = new Int32Array(capacity).fill(-1)
-    const nextSibling = new Int32Array(capacity).fill(-1)
-    const lastChild = new Int32Array(capacity).fill(-1)
-    const word = new Int32Array(capacity).fill(-1)
-    const lo = new Int32Array(capacity)
-    const hi = new Int32Array(capacity)
-    let nodes = 1
-    let maxDepth = 0
-    // The path of the previous word: path[d] is the node at depth d.
-    const path: number[] = [0]
-    let prev = ''
-    words.forEach((w, index) => {
-      let common = 0
-      const max = Math.min(prev.length, w.length)
-      while (common < max && prev.charCodeAt(common) === w.charCodeAt(common)) common++
-      // Close the subtrees of the previous word below the common prefix.
-      for (let d = prev.length; d > common; d--) hi[path[d]!] = index
-      path.length = common + 1
-      for (let d = common; d < w.length; d++) {
-        const node = nodes++
-        const parent = path[d]!
-        unit[node] = w.charCodeAt(d)
-        lo[node] = index
-        if (lastChild[parent] === -1) firstChild[parent] = node
-        else nextSibling[lastChild[parent]!] = node
-        lastChild[parent] = node
-        path.push(node)
-      }
-      word[path[w.length]!] = index
-      if (w.length > maxDepth) maxDepth = w.length
-      prev = w
-    })
-    for (let d = prev.length; d > 0; d--) hi[path[d]!] = words.length
-    hi[0] = words.length
-    this.unit = unit.slice(0, nodes)
-    this.firstChild = firstChild.slice(0, nodes)
-    this.nextSibling = nextSibling.slice(0, nodes)
-    this.word = word.slice(0, nodes)
-    this.lo = lo.slice(0, nodes)
-    this.hi = hi.slice(0, nodes)
-    this.maxDepth = maxDepth
-  }
+/** A published dictionary as another thread is handed it. */
+export interface DictionaryView {
+  words: WordArenaView
+  trie: TrieArrays
 }
 
 export class Dictionary {
-  /** Sorted, unique. */
+  /** Sorted, unique (a reader's dictionary: empty, its words are in `arena`). */
   private words: string[]
-  /** Built on first fuzzy lookup after a change. */
-  private trie: Trie | null = null
+  /** Built on first fuzzy lookup after a change (or handed over with a view). */
+  private trie: TrieArrays | null = null
+  /** The words in shared memory: built for `view()`, or a reader's own words. */
+  private arena: WordArena | null = null
+  /** A reader over a view: never changed. */
+  private readonly reader: boolean
 
-  constructor(words: Iterable<string> = []) {
+  constructor(words: Iterable<string> = [], arena?: WordArena, trie?: TrieArrays) {
     this.words = [...new Set(words)].sort()
+    this.reader = arena !== undefined
+    if (arena) this.arena = arena
+    if (trie) this.trie = trie
+  }
+
+  /** A read-only dictionary over a view handed over by another thread. */
+  static fromView(view: DictionaryView): Dictionary {
+    return new Dictionary([], WordArena.fromView(view.words), view.trie)
+  }
+
+  /**
+   * The words and trie in shared memory, for readers on other threads (built on the first call after a change;
+   * `idOf` gives each word's id).
+   */
+  view(idOf: (word: string) => number): DictionaryView {
+    if (!this.arena) this.arena = WordArena.build(this.words, idOf)
+    return { words: this.arena.view(), trie: this.trieOf() }
+  }
+
+  /** A word's id, for a reader's dictionary (undefined: not a word of it, or not a reader). */
+  idOf(word: string): number | undefined {
+    return this.reader ? this.arena!.idOf(word) : undefined
   }
 
   get size(): number {
-    return this.words.length
+    return this.reader ? this.arena!.length : this.words.length
   }
 
   /** Add words (merging sorted runs: O(n) for a batch of new words). */
   add(added: readonly string[]): void {
     if (added.length === 0) return
+    if (this.reader) throw new Error('a dictionary read from a view is never changed')
     this.words = mergeSorted(this.words, [...added].sort())
     this.trie = null
+    this.arena = null
   }
 
   /** The words, sorted (not to be changed: a dictionary's list is replaced, never edited). */
   get sorted(): readonly string[] {
+    if (this.reader) throw new Error('a dictionary read from a view holds its words in shared memory')
     return this.words
   }
 
@@ -156,26 +135,26 @@ export class Dictionary {
 
   /** Words starting with `prefix` (the word itself included), in order; at most `limit`. */
   withPrefix(prefix: string, limit = Infinity): string[] {
-    const start = lowerBound(this.words, prefix)
     const out: string[] = []
-    for (let i = start; i < this.words.length && out.length < limit; i++) {
-      const w = this.words[i]!
-      if (!w.startsWith(prefix)) break
-      out.push(w)
-    }
+    if (limit > 0) this.forEachWithPrefix(prefix, (w) => out.push(w) < limit)
     return out
   }
 
   /** Calls `fn` for each word starting with `prefix`; stops when it returns false. */
   forEachWithPrefix(prefix: string, fn: (word: string) => boolean | void): void {
+    if (this.reader) {
+      const arena = this.arena!
+      for (let i = arena.lowerBound(prefix); i < arena.length; i++) if (!arena.startsWith(i, prefix) || fn(arena.at(i)) === false) break
+      return
+    }
     for (let i = lowerBound(this.words, prefix); i < this.words.length; i++) {
       const w = this.words[i]!
       if (!w.startsWith(prefix) || fn(w) === false) break
     }
   }
 
-  private trieOf(): Trie {
-    if (!this.trie) this.trie = new Trie(this.words)
+  private trieOf(): TrieArrays {
+    if (!this.trie) this.trie = buildTrie(this.reader ? arenaWords(this.arena!) : stringWords(this.words))
     return this.trie
   }
 
@@ -186,10 +165,11 @@ export class Dictionary {
   fuzzy(query: string, maxDistance: number, options: FuzzyOptions = {}): FuzzyMatch[] {
     const out: FuzzyMatch[] = []
     const m = query.length
-    if (m === 0 || maxDistance <= 0 || this.words.length === 0) return out
+    if (m === 0 || maxDistance <= 0 || this.size === 0) return out
     const trie = this.trieOf()
     const { unit, firstChild, nextSibling, lo, hi } = trie
     const words = this.words
+    const arena = this.reader ? this.arena! : null
     const prefix = options.prefix === true
     const quota = options.quota
     const taken = [0, 0, 0, 0]
@@ -210,7 +190,7 @@ export class Dictionary {
     const path = new Uint16Array(depthCap)
     /** Record a match; false once every quota is full. */
     const emit = (index: number, distance: number): boolean => {
-      const word = words[index]!
+      const word = arena ? arena.at(index) : words[index]!
       if (word === query) return true
       if (quota) {
         const limit = quota[distance] ?? Infinity
@@ -295,4 +275,8 @@ export class Dictionary {
     }
     return out
   }
+}
+
+function arenaWords(arena: WordArena): TrieWords {
+  return { count: arena.length, lengthOf: (i) => arena.wordLength(i), unitAt: (i, d) => arena.unit(i, d) }
 }

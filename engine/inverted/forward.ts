@@ -8,22 +8,61 @@
  * space of the old one is counted as garbage and the arena is rewritten in internal id order once garbage
  * outweighs live records. Changes happen only when a batch is published (synchronously), so a search never sees a
  * half-applied batch.
+ *
+ * The arena and its tables are in shared memory (`view()`: what another thread is handed to read them in place),
+ * and a publish never changes a byte a reader of an earlier view can see: records are only appended past the used
+ * part, a compaction writes a new arena, and once the arrays are `seal`ed (published) the first change copies the
+ * `start`/`end` tables (8 bytes a document: 1 ms per publish on GCIDE's 126k documents).
  */
 import { endianness } from 'node:os'
 import { grown } from '../util/typed.js'
+import { sharedArray, sharedCopy } from '../util/shared.js'
+
+/** A published forward arena as another thread is handed it: arrays over SharedArrayBuffers, read only. */
+export interface ForwardView {
+  data: Uint32Array
+  start: Uint32Array
+  end: Uint32Array
+  count: number
+}
 
 /** Records are stored as u32 little-endian: on such a platform the arena's bytes are the stored form. */
 export const LITTLE_ENDIAN = endianness() === 'LE'
 
 export class ForwardRecords {
-  data = new Uint32Array(1024)
-  start = new Uint32Array(1024)
-  end = new Uint32Array(1024)
+  data: Uint32Array = sharedArray(Uint32Array, 1024)
+  start: Uint32Array = sharedArray(Uint32Array, 1024)
+  end: Uint32Array = sharedArray(Uint32Array, 1024)
   /** Words of `data` in use (live and garbage). */
   private used = 0
   private garbage = 0
   /** Documents with a record. */
   count = 0
+  /** The tables are part of a published view: copied before the next change (see the file's comment). */
+  private sealed = false
+
+  /** The arena as it is now, for readers on other threads (seals it: later changes leave these arrays as they are). */
+  view(): ForwardView {
+    this.seal()
+    return { data: this.data.subarray(0, this.used), start: this.start, end: this.end, count: this.count }
+  }
+
+  /** Readers of the current arrays may exist from now on: the next change copies the tables first. */
+  seal(): void {
+    this.sealed = true
+  }
+
+  /** A read-only arena over a view handed over by another thread (never changed: no `set` on it). */
+  static fromView(view: ForwardView): ForwardRecords {
+    const out = new ForwardRecords()
+    out.data = view.data
+    out.start = view.start
+    out.end = view.end
+    out.count = view.count
+    out.used = view.data.length
+    out.sealed = true
+    return out
+  }
 
   /** One past the highest internal id that may have a record. */
   get limit(): number {
@@ -53,6 +92,7 @@ export class ForwardRecords {
 
   /** Set (or, with null or an empty record, remove) a document's record. */
   set(docid: number, record: Uint32Array | null): void {
+    this.own()
     this.reserveIds(docid + 1)
     const had = this.end[docid]! - this.start[docid]!
     if (had > 0) {
@@ -78,11 +118,12 @@ export class ForwardRecords {
    */
   maybeCompact(): void {
     if (this.garbage <= this.used / 2) {
-      if (this.data.length > 1024 && this.data.length > this.used + (this.used >>> 2)) this.data = this.data.slice(0, Math.max(1024, this.used))
+      if (this.data.length > 1024 && this.data.length > this.used + (this.used >>> 2)) this.data = sharedCopy(this.data, Math.max(1024, this.used))
       return
     }
+    this.own()
     const live = this.used - this.garbage
-    const data = new Uint32Array(Math.max(1024, live))
+    const data = sharedArray(Uint32Array, Math.max(1024, live))
     let at = 0
     for (let docid = 0; docid < this.start.length; docid++) {
       const from = this.start[docid]!
@@ -101,9 +142,9 @@ export class ForwardRecords {
   /** A copy to edit while this one is read (the arena's used part and the offsets are copied). */
   clone(): ForwardRecords {
     const copy = new ForwardRecords()
-    copy.data = this.data.slice(0, Math.max(1024, this.used))
-    copy.start = this.start.slice()
-    copy.end = this.end.slice()
+    copy.data = sharedCopy(this.data, Math.max(1024, this.used), this.used)
+    copy.start = sharedCopy(this.start, this.start.length)
+    copy.end = sharedCopy(this.end, this.end.length)
     copy.used = this.used
     copy.garbage = this.garbage
     copy.count = this.count
@@ -113,6 +154,14 @@ export class ForwardRecords {
   /** Internal ids with a record, in order. */
   *docids(): Generator<number> {
     for (let docid = 0; docid < this.start.length; docid++) if (this.end[docid]! > this.start[docid]!) yield docid
+  }
+
+  /** Tables of our own to change (a sealed view's are copied: its readers keep theirs). */
+  private own(): void {
+    if (!this.sealed) return
+    this.start = sharedCopy(this.start, this.start.length)
+    this.end = sharedCopy(this.end, this.end.length)
+    this.sealed = false
   }
 
   private reserveIds(size: number): void {

@@ -15,10 +15,10 @@
  */
 import roaring from 'roaring'
 import { keys, type Store } from '../storage/index.js'
-import { Dictionary } from './dictionary.js'
-import { ForwardRecords } from './forward.js'
+import { Dictionary, type DictionaryView } from './dictionary.js'
+import { ForwardRecords, type ForwardView } from './forward.js'
 import { FIRST_POSITION_COST, POSITION_COSTS } from './positions.js'
-import { Postings } from './postings.js'
+import { Postings, type PostingsView } from './postings.js'
 import { decodeForward, type Meta } from './rows.js'
 
 export { Dictionary, type FuzzyMatch } from './dictionary.js'
@@ -36,6 +36,21 @@ const FREQUENT_WORD_DOCS = 1000
 
 /** Words whose per-field (or per-position) postings are kept at once, per view; the oldest kept go first. */
 const KEPT_WORDS = 4096
+
+/**
+ * A published inverted index as another thread is handed it: a few arrays over SharedArrayBuffers (no copy of
+ * their bytes), the field names, and the version it is of. It stays readable as long as the thread holds it: a
+ * later publish leaves its bytes as they are (see forward.ts, bitmap-arena.ts).
+ */
+export interface InvertedView {
+  indexId: number
+  version: number
+  fields: string[]
+  nextWordId: number
+  forward: ForwardView
+  postings: PostingsView
+  dictionary: DictionaryView
+}
 
 function keep<V>(cache: Map<number, V>, key: number, value: V): void {
   if (cache.size >= KEPT_WORDS) cache.delete(cache.keys().next().value!)
@@ -78,13 +93,43 @@ export class InvertedIndex {
     this.positionPostingsCache.clear()
   }
 
+  /** A word's id (undefined: never indexed). */
   wordId(word: string): number | undefined {
-    return this.wordIds.get(word)
+    return this.wordIds.get(word) ?? this.dictionary.idOf(word)
   }
 
   docids(word: string): Bitmap | undefined {
-    const id = this.wordIds.get(word)
+    const id = this.wordId(word)
     return id === undefined ? undefined : this.postings.get(id)
+  }
+
+  /**
+   * The published index for readers on other threads (the words and trie in shared memory are built on the first
+   * call after a publish that changed the dictionary; the rest is handed as it is). Take it right after a publish,
+   * in the same turn: it is the view of `version`.
+   */
+  view(): InvertedView {
+    return {
+      indexId: this.indexId,
+      version: this.version,
+      fields: this.fields.slice(),
+      nextWordId: this.nextWordId,
+      forward: this.forward.view(),
+      postings: this.postings.view(),
+      dictionary: this.dictionary.view((word) => this.wordIds.get(word)!),
+    }
+  }
+
+  /** A read-only index over a view handed over by another thread (its word ids come from the dictionary). */
+  static fromView(view: InvertedView): InvertedIndex {
+    const index = new InvertedIndex(view.indexId)
+    view.fields.forEach((f, i) => { index.fields[i] = f; index.fieldIds.set(f, i) })
+    index.nextWordId = view.nextWordId
+    index.version = view.version
+    index.forward = ForwardRecords.fromView(view.forward)
+    index.postings = Postings.fromView(view.postings)
+    index.dictionary = Dictionary.fromView(view.dictionary)
+    return index
   }
 
   /**

@@ -7,10 +7,12 @@
  * turned into a bitmap when asked for (a few hundred nanoseconds: a query asks for tens to a few thousand).
  *
  * Bitmaps handed out are never changed afterwards (a draft clones before editing): a search may hold them while
- * a batch publishes.
+ * a batch publishes. Both kinds are in shared memory (the large ones frozen in bitmap-arena.ts, the small ones in
+ * a forward arena), so a reader on another thread is handed them (`view()`), not a copy.
  */
 import roaring from 'roaring'
-import { ForwardRecords } from './forward.js'
+import { BitmapArena, type BitmapArenaView } from './bitmap-arena.js'
+import { ForwardRecords, type ForwardView } from './forward.js'
 
 const { RoaringBitmap32 } = roaring
 type Bitmap = InstanceType<typeof RoaringBitmap32>
@@ -18,25 +20,47 @@ type Bitmap = InstanceType<typeof RoaringBitmap32>
 /** Words in at most this many documents keep their ids in the arena. */
 export const SMALL_POSTING = 64
 
+/** Published postings as another thread is handed them. */
+export interface PostingsView {
+  large: BitmapArenaView
+  small: ForwardView
+}
+
 export class Postings {
   constructor(
     /** Word id → bitmap, for the words in more than SMALL_POSTING documents. */
-    private readonly large: (Bitmap | undefined)[] = [],
+    private readonly large = new BitmapArena(),
     /** Word id → its documents' ids in order, for the others. */
     private readonly small = new ForwardRecords(),
   ) {}
 
   /**
    * A copy to edit while this one is read (a batch that changes many words prepares the next view aside, so its
-   * publish is a swap). The bitmaps are shared: they are never changed once set, only replaced.
+   * publish is a swap).
    */
   clone(): Postings {
-    return new Postings(this.large.slice(), this.small.clone())
+    return new Postings(this.large.clone(), this.small.clone())
+  }
+
+  /** The postings as they are now, for readers on other threads (later changes leave what it holds as it is). */
+  view(): PostingsView {
+    return { large: this.large.view(), small: this.small.view() }
+  }
+
+  /** Readers of the current arrays may exist from now on (a publish): the next change copies what it changes. */
+  seal(): void {
+    this.large.seal()
+    this.small.seal()
+  }
+
+  /** Read-only postings over a view handed over by another thread. */
+  static fromView(view: PostingsView): Postings {
+    return new Postings(BitmapArena.fromView(view.large), ForwardRecords.fromView(view.small))
   }
 
   /** The word's documents (undefined: in no live document). A small posting's bitmap is made for the caller. */
   get(wordId: number): Bitmap | undefined {
-    const bitmap = this.large[wordId]
+    const bitmap = this.large.get(wordId)
     if (bitmap) return bitmap
     const ids = this.small.get(wordId)
     return ids ? new RoaringBitmap32(ids) : undefined
@@ -44,36 +68,37 @@ export class Postings {
 
   /** Whether the word is in a live document. */
   has(wordId: number): boolean {
-    return this.large[wordId] !== undefined || this.small.has(wordId)
+    return this.large.has(wordId) || this.small.has(wordId)
   }
 
   /** How many documents hold the word. */
   size(wordId: number): number {
-    const bitmap = this.large[wordId]
+    const bitmap = this.large.get(wordId)
     if (bitmap) return bitmap.size
     return wordId < this.small.limit ? this.small.end[wordId]! - this.small.start[wordId]! : 0
   }
 
   /**
-   * Set (undefined or empty: remove) a word's documents. The caller gives the bitmap up: a small or empty one is
-   * freed at once (the collector cannot see its native memory, so hundreds of thousands of them from one batch or
-   * one load would pile up before it ran).
+   * Set (undefined or empty: remove) a word's documents. The caller gives the bitmap up: it is freed at once, its
+   * ids copied into an arena (the collector cannot see its native memory, so hundreds of thousands of them from
+   * one batch or one load would pile up before it ran).
    */
   set(wordId: number, docids: Bitmap | undefined): void {
     if (!docids || docids.isEmpty) {
-      this.large[wordId] = undefined
+      if (this.large.has(wordId)) this.large.set(wordId, undefined)
       if (this.small.has(wordId)) this.small.set(wordId, null)
       docids?.dispose()
       return
     }
     if (docids.size <= SMALL_POSTING) {
-      this.large[wordId] = undefined
+      if (this.large.has(wordId)) this.large.set(wordId, undefined)
       this.small.set(wordId, docids.toUint32Array())
       docids.dispose()
       return
     }
     if (this.small.has(wordId)) this.small.set(wordId, null)
-    this.large[wordId] = docids
+    this.large.set(wordId, docids)
+    if (!docids.isFrozen) docids.dispose()
   }
 
   /**
@@ -88,7 +113,7 @@ export class Postings {
     let total = 0
     let words = 0
     for (const w of wordIds) {
-      const bitmap = this.large[w]
+      const bitmap = this.large.get(w)
       if (bitmap) { parts.push(bitmap); words++; continue }
       if (w >= limit || end[w]! <= start[w]!) continue
       runs.push(w)
@@ -112,12 +137,13 @@ export class Postings {
   /** Set a word's documents from their ids in order (at most SMALL_POSTING of them; none: remove). */
   setIds(wordId: number, docids: Uint32Array): void {
     if (docids.length > SMALL_POSTING) throw new Error(`a small posting holds at most ${SMALL_POSTING} documents`)
-    this.large[wordId] = undefined
+    if (this.large.has(wordId)) this.large.set(wordId, undefined)
     this.small.set(wordId, docids.length === 0 ? null : docids)
   }
 
   /** Give back the arena's garbage and spare capacity (after a batch's changes). */
   compact(): void {
+    this.large.maybeCompact()
     this.small.maybeCompact()
   }
 }

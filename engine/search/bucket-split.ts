@@ -89,7 +89,7 @@ function splitByPlace(index: InvertedIndex, wordIds: readonly number[], level: B
     if (byPosition) index.positionPostings(w).forEach((b, c) => { if (!b.isEmpty) byCost[c]!.push(b) })
   }
   if (rare.length > 0) {
-    wordMarks.stamp = grown(wordMarks.stamp, index.words.length)
+    wordMarks.stamp = grown(wordMarks.stamp, index.nextWordId)
     const { stamp } = wordMarks
     const generation = ++wordMarks.generation
     for (const w of rare) stamp[w] = generation
@@ -185,7 +185,7 @@ function adjacentDocs(index: InvertedIndex, left: readonly number[], right: read
   const known = sets.get(key)
   if (known) return known
   const ids = RoaringBitmap32.and(unionOf(index, left), unionOf(index, right)).toUint32Array()
-  sides = grown(sides, index.words.length)
+  sides = grown(sides, index.nextWordId)
   for (const w of left) sides[w] = LEFT
   for (const w of right) sides[w] = sides[w]! | RIGHT
   const { data, start, end, limit } = index.forward

@@ -126,7 +126,7 @@ function prefixDocids(index: InvertedIndex, prefix: string, words: readonly stri
   }
   const ids: number[] = []
   const add = (word: string) => {
-    const id = index.wordIds.get(word)
+    const id = index.wordId(word)
     if (id !== undefined) ids.push(id)
   }
   if (words) words.forEach(add)
@@ -152,7 +152,7 @@ interface Builder {
 
 /** Adds a word derivation; its documents too unless `union` (a prefix's words: their union is added once). */
 function addWord(b: Builder, index: InvertedIndex, word: string, d: Omit<WordDerivation, 'wordId'>, union = false): void {
-  const id = index.wordIds.get(word)
+  const id = index.wordId(word)
   if (id === undefined) return
   if (!index.postings.has(id)) return
   const existing = b.words.get(id)
@@ -165,7 +165,7 @@ function addPhrase(b: Builder, index: InvertedIndex, words: readonly (string | n
   const ids: (number | null)[] = []
   for (const w of words) {
     if (w === null) { ids.push(null); continue }
-    const id = index.wordIds.get(w)
+    const id = index.wordId(w)
     if (id === undefined || !index.postings.has(id)) return
     ids.push(id)
   }
@@ -183,8 +183,8 @@ function bestSplit(index: InvertedIndex, word: string): [string, string] | null 
   for (let i = 1; i < chars.length; i++) {
     const left = chars.slice(0, i).join('')
     const right = chars.slice(i).join('')
-    const l = index.wordIds.get(left)
-    const r = index.wordIds.get(right)
+    const l = index.wordId(left)
+    const r = index.wordId(right)
     if (l === undefined || r === undefined || !index.postings.has(l) || !index.postings.has(r)) continue
     if (index.postings.get(l)!.andCardinality(index.postings.get(r)!) <= bestCount) continue
     const count = phraseDocids(index, [l, r]).size
@@ -315,7 +315,7 @@ export function planQuery(index: InvertedIndex, settings: Settings, tokenizer: T
       addPhrase(b, index, split, 1, false)
       for (const w of split) b.matchWords.set(w, { prefix: false, charCount: [...w].length })
     }
-    terms.push(term(i, lt.position, 1, word, index.wordIds.has(word) && index.docids(word) !== undefined, prefix, false, Math.max(typos, 1)))
+    terms.push(term(i, lt.position, 1, word, index.docids(word) !== undefined, prefix, false, Math.max(typos, 1)))
   })
   const ngrams: NgramPath[] = []
   // Ngrams: 2 and 3 consecutive word terms (consecutive query positions), concatenated.
@@ -367,7 +367,7 @@ export function planQuery(index: InvertedIndex, settings: Settings, tokenizer: T
       let missing = false
       for (const w of neg.words) {
         if (w === null) { ids.push(null); continue }
-        const id = index.wordIds.get(w)
+        const id = index.wordId(w)
         if (id === undefined) { missing = true; break }
         ids.push(id)
       }

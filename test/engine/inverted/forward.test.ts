@@ -41,3 +41,26 @@ t.test('an empty record is no record', async (t) => {
   t.equal(arena.count, 0)
   t.equal(arena.has(1_000_000), false, 'beyond the ids seen')
 })
+
+t.test('a view handed out is in shared memory and never changes afterwards', async (t) => {
+  const arena = new ForwardRecords()
+  const rand = seededRandom(7).int
+  for (let docid = 0; docid < 500; docid++) arena.set(docid, Uint32Array.from({ length: 2 * (1 + rand(6)) }, () => rand(1000)))
+  const view = arena.view()
+  t.ok(view.data.buffer instanceof SharedArrayBuffer && view.start.buffer instanceof SharedArrayBuffer && view.end.buffer instanceof SharedArrayBuffer)
+  const before = [...arena.docids()].map((d) => [d, [...arena.get(d)!]] as const)
+  const bytes = { data: view.data.slice(), start: view.start.slice(), end: view.end.slice() }
+  // Replacements, removals, new documents past the tables' length, and compactions (garbage over half).
+  for (let step = 0; step < 3000; step++) {
+    const docid = rand(3000)
+    arena.set(docid, rand(4) === 0 ? null : Uint32Array.from({ length: 2 * (1 + rand(6)) }, () => rand(1000)))
+    if (step % 200 === 0) arena.maybeCompact()
+  }
+  arena.maybeCompact()
+  t.same([...view.start], [...bytes.start], 'start table unchanged')
+  t.same([...view.end], [...bytes.end], 'end table unchanged')
+  t.same([...view.data], [...bytes.data], 'arena bytes unchanged (changes went past the used part or to a new arena)')
+  const reader = ForwardRecords.fromView(view)
+  t.same(before.map(([d]) => [d, [...reader.get(d)!]]), before, 'a reader over the view sees the records as they were')
+  t.equal(reader.count, before.length)
+})

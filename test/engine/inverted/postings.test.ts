@@ -16,9 +16,10 @@ t.test('a word keeps its documents across the small and large forms', async (t) 
   t.same(p.get(3)!.toArray(), range(10, 5), 'a small posting comes back as the same ids')
   t.not(p.get(3), p.get(3), 'each caller gets a bitmap of its own for a small posting')
 
-  const big = new RoaringBitmap32(range(0, SMALL_POSTING + 1))
-  p.set(3, big)
-  t.equal(p.get(3), big, 'a large posting is held as given')
+  p.set(3, new RoaringBitmap32(range(0, SMALL_POSTING + 1)))
+  t.same(p.get(3)!.toArray(), range(0, SMALL_POSTING + 1), 'a large posting comes back as the same ids')
+  t.ok(p.get(3)!.isFrozen, 'read in place from the shared arena (a frozen view)')
+  t.equal(p.get(3), p.get(3), 'the same view for every caller')
   t.equal(p.size(3), SMALL_POSTING + 1)
 
   p.set(3, new RoaringBitmap32(range(7, SMALL_POSTING)))
