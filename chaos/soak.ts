@@ -18,7 +18,7 @@ const CLIENTS = 64
 const DOCUMENTS = 5000
 const SAMPLE_MS = 10_000
 
-interface Sample { second: number; qps: number; errors: number; p99: number; rssMb: number; fds: number; diskMb: number; memory: Memory | null }
+interface Sample { second: number; qps: number; errors: number; p99: number; rssMb: number; fds: number; diskMb: number; walMb: number; memory: Memory | null }
 
 /** The server's own memory line (TESSERA_MEMORY_LOG_MS), MB: the V8 heap, external buffers, and the native rest. */
 interface Memory { heapUsed: number; heapTotal: number; external: number; native: number }
@@ -46,6 +46,33 @@ function diskMb(dir: string): number {
   return Math.round(bytes / 2 ** 20)
 }
 
+/**
+ * RocksDB's write-ahead log files (`db/*.log`), MB: they hold every write not yet flushed from a memtable, so their
+ * size follows the bytes the memtables hold (the memtables take that plus their skiplist overhead in native memory).
+ */
+function walMb(dbPath: string): number {
+  let bytes = 0
+  for (const name of readdirSync(join(dbPath, 'db'))) {
+    if (name.endsWith('.log')) try { bytes += statSync(join(dbPath, 'db', name)).size } catch { /* removed meanwhile */ }
+  }
+  return Math.round(bytes / 2 ** 20)
+}
+
+/** RocksDB's flushes over the run, per column family, from `db/LOG` (the server runs with TESSERA_ROCKSDB_LOG=info). */
+function flushSummary(dbPath: string): string {
+  let log = ''
+  try { log = readFileSync(join(dbPath, 'db', 'LOG'), 'utf8') } catch { return 'no RocksDB LOG' }
+  const byColumn = new Map<string, { flushes: number; maxMb: number }>()
+  for (const m of log.matchAll(/\[([\w-]+)\] \[JOB \d+\] Flushing memtable[^\n]*\n[^\n]*"memory_usage": (\d+)[^\n]*"flush_reason": "([^"]+)"/g)) {
+    const entry = byColumn.get(m[1]!) ?? { flushes: 0, maxMb: 0 }
+    entry.flushes++
+    entry.maxMb = Math.max(entry.maxMb, Math.round(Number(m[2]) / 2 ** 20))
+    byColumn.set(m[1]!, entry)
+  }
+  if (byColumn.size === 0) return 'no memtable was flushed'
+  return [...byColumn].map(([column, e]) => `${column}: ${e.flushes} flush(es), largest memtable ${e.maxMb} MB`).join('; ')
+}
+
 function svgOf(samples: Sample[]): string {
   const w = 640, h = 240, pad = 40
   const maxX = Math.max(1, ...samples.map((s) => s.second))
@@ -57,18 +84,20 @@ function svgOf(samples: Sample[]): string {
 <rect width="${w}" height="${h}" fill="white"/>
 <line x1="${pad}" y1="${h - pad}" x2="${w - pad}" y2="${h - pad}" stroke="#888"/><line x1="${pad}" y1="${pad}" x2="${pad}" y2="${h - pad}" stroke="#888"/>
 <text x="${w / 2}" y="${h - 8}" text-anchor="middle">seconds (0 to ${maxX})</text>
-<text x="8" y="${pad - 10}">MB (0 to ${Math.round(maxY)}): <tspan fill="#2563eb">RSS</tspan>, <tspan fill="#dc2626">native (RSS less V8 heap and external)</tspan>, <tspan fill="#16a34a">V8 heap used</tspan></text>
+<text x="8" y="${pad - 10}">MB (0 to ${Math.round(maxY)}): <tspan fill="#2563eb">RSS</tspan>, <tspan fill="#dc2626">native (RSS less V8 heap and external)</tspan>, <tspan fill="#16a34a">V8 heap used</tspan>, <tspan fill="#9333ea">RocksDB WAL</tspan></text>
 <polyline fill="none" stroke="#2563eb" stroke-width="2" points="${pts}"/>
 <polyline fill="none" stroke="#dc2626" stroke-width="1.5" points="${line((s) => s.memory?.native)}"/>
 <polyline fill="none" stroke="#16a34a" stroke-width="1.5" points="${line((s) => s.memory?.heapUsed)}"/>
+<polyline fill="none" stroke="#9333ea" stroke-width="1.5" points="${line((s) => s.walMb)}"/>
 </svg>
 `
 }
 
 export async function soak(options: SoakOptions): Promise<boolean> {
   const dbPath = mkdtempSync(join(tmpdir(), 'tessera-chaos-soak-'))
-  // The server logs its memory split every sample period (as a WARN line, so the log level lets it through).
-  const server = await startChaosServer(dbPath, [], { TESSERA_LOG_LEVEL: 'WARN', TESSERA_MEMORY_LOG_MS: String(SAMPLE_MS) })
+  // The server logs its memory split every sample period (as a WARN line, so the log level lets it through), and
+  // RocksDB its flushes to db/LOG (which column family, how large its memtable had grown).
+  const server = await startChaosServer(dbPath, [], { TESSERA_LOG_LEVEL: 'WARN', TESSERA_MEMORY_LOG_MS: String(SAMPLE_MS), TESSERA_ROCKSDB_LOG: 'info' })
   const pid = server.launched.proc.pid!
   const r = seededRandom(options.seed)
   const word = () => VOCABULARY[r.int(VOCABULARY.length)]!
@@ -109,12 +138,12 @@ export async function soak(options: SoakOptions): Promise<boolean> {
         const window = latencies.sort((a, b) => a - b)
         const sample: Sample = {
           second: Math.round((Date.now() - started) / 1000), qps: Math.round(window.length / (SAMPLE_MS / 1000)), errors,
-          p99: Math.round(window[Math.floor(window.length * 0.99)] ?? 0), rssMb: rssMb(pid), fds: readdirSync(`/proc/${pid}/fd`).length, diskMb: diskMb(dbPath),
+          p99: Math.round(window[Math.floor(window.length * 0.99)] ?? 0), rssMb: rssMb(pid), fds: readdirSync(`/proc/${pid}/fd`).length, diskMb: diskMb(dbPath), walMb: walMb(dbPath),
           memory: lastMemory(server.launched.logs()),
         }
         const m = sample.memory
         samples.push(sample)
-        console.log(`soak ${sample.second}s: ${sample.qps} req/s, ${sample.errors} errors, p99 ${sample.p99} ms, RSS ${sample.rssMb} MB${m ? ` (main thread: heap ${m.heapUsed}/${m.heapTotal}, external ${m.external}, native ${m.native})` : ''}, ${sample.fds} fds, data ${sample.diskMb} MB`)
+        console.log(`soak ${sample.second}s: ${sample.qps} req/s, ${sample.errors} errors, p99 ${sample.p99} ms, RSS ${sample.rssMb} MB${m ? ` (main thread: heap ${m.heapUsed}/${m.heapTotal}, external ${m.external}, native ${m.native})` : ''}, ${sample.fds} fds, data ${sample.diskMb} MB (WAL ${sample.walMb} MB)`)
         latencies = []
       }
     })()
@@ -126,6 +155,7 @@ export async function soak(options: SoakOptions): Promise<boolean> {
       if (last.fds > warm.fds * 1.2 + 5) { ok = false; console.log(`soak FAILED: descriptors grew from ${warm.fds} after warm-up to ${last.fds}`) }
     }
     if (errors > 0) { ok = false; console.log(`soak FAILED: ${errors} errors`) }
+    console.log(`soak: RocksDB memtable flushes: ${flushSummary(dbPath)}`)
     if (options.svg) writeFileSync(options.svg, svgOf(samples))
   } finally {
     await server.kill9()

@@ -3,7 +3,7 @@
  * catalog, documents, the inverted and facet indexes, payload files, feature switches) and their life cycle.
  * What a caller can do with them is in `operations/`, one file per verb; the engine itself only opens and closes.
  */
-import { Store } from './storage/index.js'
+import { Store, type StorageLogLevel } from './storage/index.js'
 import { IndexCatalog, type IndexMeta } from './indexes/catalog.js'
 import { TaskQueue } from './tasks/queue.js'
 import { Scheduler } from './scheduler/scheduler.js'
@@ -49,6 +49,8 @@ export interface EngineOptions {
   dbVersion?: string
   /** Cluster mode: tasks are registered through a replicated JetStream log (engine/cluster/). Absent: a single node. */
   cluster?: ClusterOptions
+  /** What RocksDB writes to `<path>/db/LOG` (diagnostic; default errors only). */
+  storageLog?: StorageLogLevel
 }
 
 export class Engine {
@@ -83,7 +85,7 @@ export class Engine {
   static async open(options: EngineOptions): Promise<Engine> {
     const log: Log = options.log ?? (() => {})
     setEmbedderRuntime(options.embedders ?? {})
-    const store = await Store.open(options.path)
+    const store = await Store.open(options.path, options.storageLog)
     const queue = await TaskQueue.load(store, { maxTasks: options.maxTasks, log })
     const catalog = await IndexCatalog.load(store)
     const documents = new DocumentStore(store)

@@ -32,6 +32,8 @@ export interface Config {
   testBatchGate: string | null
   /** Diagnostic (env `TESSERA_MEMORY_LOG_MS` only): log the process's memory (RSS, V8 heap, external) this often. */
   memoryLogMs: number
+  /** Diagnostic (env `TESSERA_ROCKSDB_LOG=info` only): RocksDB writes its flush and compaction events to `db/LOG`. */
+  storageLog: 'error' | 'info'
   /**
    * What embedders are built with: `--models-dir`, `--experimental-allowed-ip-networks`,
    * `--experimental-rest-embedder-timeout-seconds`, `--experimental-embedding-cache-entries`.
@@ -168,6 +170,12 @@ function wholeNumber<T>(label: string, text: string | undefined, fallback: T, mi
   return n
 }
 
+function storageLogLevel(text: string | undefined): 'error' | 'info' {
+  if (text === undefined || text === '' || text === 'error') return 'error'
+  if (text === 'info') return 'info'
+  throw new ConfigError(`invalid TESSERA_ROCKSDB_LOG \`${text}\`: expected \`info\` or \`error\``)
+}
+
 /** Meilisearch's default interval of scheduled snapshots: a day. */
 export const DEFAULT_SNAPSHOT_INTERVAL_SECONDS = 86_400
 
@@ -260,6 +268,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       preview: envValue === 'development' && !noPreview,
       testBatchGate: env.TESSERA_TEST_BATCH_GATE || null,
       memoryLogMs: wholeNumber('TESSERA_MEMORY_LOG_MS', env.TESSERA_MEMORY_LOG_MS, 0),
+      storageLog: storageLogLevel(env.TESSERA_ROCKSDB_LOG),
       embedders: embedderRuntime(get, dbPath),
       vectorSearch,
       remoteSearchTimeoutMs: Number.isFinite(remoteTimeout) && remoteTimeout > 0 ? remoteTimeout * 1000 : 25_000,

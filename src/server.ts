@@ -51,7 +51,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     batchHeldWhile: config.testBatchGate === null ? undefined : heldWhileExists(config.testBatchGate),
     batchLimits: { maxTasks: config.maxBatchedTasks, maxBytes: config.batchedTasksTotalSize },
     dumpDir: resolve(config.dumpDir), snapshotDir: resolve(config.snapshotDir), dbVersion: VERSION.pkgVersion,
-    embedders: config.embedders, ...(config.cluster ? { cluster: config.cluster } : {}),
+    embedders: config.embedders, storageLog: config.storageLog, ...(config.cluster ? { cluster: config.cluster } : {}),
   }).catch(async (err: unknown) => {
     // Cluster mode can fail to open (NATS unreachable, a database of another cluster): nothing is left running.
     await pool.close()

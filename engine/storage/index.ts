@@ -13,10 +13,11 @@ import { inTurns } from '../util/turns.js'
 import { COLUMNS, type Column, type WriteOp } from './columns.js'
 import { copyColumns } from './checkpoint.js'
 import { allColumnOptions } from './tuning.js'
-import { openDatabase, startWriter, type RocksHandle } from './open.js'
+import { openDatabase, startWriter, type RocksHandle, type StorageLogLevel } from './open.js'
 import { RECOVERY_FREE_BYTES, RECOVERY_POLL_MS, freeBytes, isStickyWriteError, pause } from './recovery.js'
 
 export { COLUMNS, type Column, type WriteOp } from './columns.js'
+export type { StorageLogLevel } from './open.js'
 export { WriteBuffer } from './wire.js'
 export * as keys from './keys.js'
 export { encode, decode } from './codec.js'
@@ -75,6 +76,8 @@ export class Store {
   private readonly onWritable: (() => void)[] = []
   /** The old database is closed and the new one not open yet (a reopen failed): reads fail meanwhile. */
   private detached = false
+  /** What RocksDB logs to `db/LOG` (kept for the reopen after a full disk). */
+  private logLevel: StorageLogLevel = 'error'
 
   private constructor(path: string, db: RocksHandle, writer: Worker) {
     this.path = path
@@ -105,10 +108,12 @@ export class Store {
   }
 
   /** Open (creating it if needed) the database of a data directory; RocksDB's memory is bounded as tuning.ts says. */
-  static async open(path: string): Promise<Store> {
+  static async open(path: string, logLevel: StorageLogLevel = 'error'): Promise<Store> {
     mkdirSync(path, { recursive: true })
-    const db = await openDatabase(path)
-    return new Store(path, db, await startWriter(db))
+    const db = await openDatabase(path, logLevel)
+    const store = new Store(path, db, await startWriter(db))
+    store.logLevel = logLevel
+    return store
   }
 
   /** Whether writes are refused until the database is reopened (a full disk); reads keep working meanwhile. */
@@ -171,7 +176,7 @@ export class Store {
       await old.terminate()
       await this.db.close().catch(() => {})
     }
-    const db = await openDatabase(this.path)
+    const db = await openDatabase(this.path, this.logLevel)
     let writer: Worker
     try {
       writer = await startWriter(db)

@@ -10,13 +10,20 @@ const { RocksLevel } = require('@nxtedition/rocksdb')
 
 export type RocksHandle = any // the binding has no types
 
+/**
+ * What RocksDB writes to `db/LOG`: errors only by default; `info` adds its flush and compaction events (each with
+ * the column family and the memtable's bytes), which is how the soak's memory growth is read (README, "Memory under
+ * a stream of writes").
+ */
+export type StorageLogLevel = 'error' | 'info'
+
 /** Open the RocksDB database of a data directory with every column family. */
-export async function openDatabase(path: string): Promise<RocksHandle> {
+export async function openDatabase(path: string, logLevel: StorageLogLevel = 'error'): Promise<RocksHandle> {
   const db = new RocksLevel(join(path, 'db'), { keyEncoding: 'buffer', valueEncoding: 'buffer' })
   await db.open({
     createIfMissing: true,
     createMissingColumnFamilies: true,
-    infoLogLevel: 'error',
+    infoLogLevel: logLevel,
     columns: allColumnOptions(),
   })
   return db

@@ -45,3 +45,10 @@ t.test('embedder options: models folder, allowed networks, request timeout, quer
   t.throws(() => run(['--experimental-rest-embedder-timeout-seconds', '0']), new ConfigError('invalid --experimental-rest-embedder-timeout-seconds `0`: expected a number of seconds above 0'))
   t.throws(() => run(['--experimental-embedding-cache-entries', '-1']), new ConfigError('invalid --experimental-embedding-cache-entries `-1`: expected a whole number from 0'))
 })
+
+t.test('TESSERA_ROCKSDB_LOG: errors only by default, info on demand, anything else refused', async (t) => {
+  t.equal(run([]).storageLog, 'error')
+  t.equal(run([], { TESSERA_ROCKSDB_LOG: 'info' }).storageLog, 'info')
+  t.equal(run([], { TESSERA_ROCKSDB_LOG: 'error' }).storageLog, 'error')
+  t.throws(() => run([], { TESSERA_ROCKSDB_LOG: 'debug' }), new ConfigError('invalid TESSERA_ROCKSDB_LOG `debug`: expected `info` or `error`'))
+})

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Store, WriteBuffer, keys, type WriteOp } from '../../../engine/storage/index.js'
@@ -160,4 +160,29 @@ t.test('commits of every size, through reused buffers, write exactly their rows'
   store = await Store.open(path)
   await check('after a reopen')
   await store.close()
+})
+
+t.test('RocksDB logs flush events to db/LOG only when asked (the soak reads memtable sizes there)', async (t) => {
+  // Past one 64 MB memtable of one column family, RocksDB flushes it; at `info` the LOG says which and how large.
+  const fill = async (store: Store) => {
+    const value = Buffer.alloc(64 << 10, 7)
+    for (let round = 0; round < 12; round++) {
+      await store.commit(Array.from({ length: 100 }, (_, i) => ({ column: 'documents' as const, key: keys.u32(round * 100 + i), value })))
+    }
+  }
+  const logOf = (path: string) => { try { return readFileSync(join(path, 'db', 'LOG'), 'utf8') } catch { return '' } }
+  const quiet = dir()
+  const verbose = dir()
+  t.teardown(() => { rmSync(quiet, { recursive: true, force: true }); rmSync(verbose, { recursive: true, force: true }) })
+  const a = await Store.open(quiet)
+  await fill(a)
+  const b = await Store.open(verbose, 'info')
+  await fill(b)
+  const deadline = Date.now() + 60_000
+  while (!/flush_started/.test(logOf(verbose)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  await a.close()
+  await b.close()
+  t.match(logOf(verbose), /\[documents\][^\n]*Flushing memtable/, 'the flushed column family is named')
+  t.match(logOf(verbose), /"event": "flush_started"[^\n]*"memory_usage": \d+/, 'with the memtable bytes')
+  t.notMatch(logOf(quiet), /flush_started/, 'by default only errors are logged')
 })
