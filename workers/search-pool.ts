@@ -92,7 +92,7 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
       if (thread.running) continue
       const pending = queue.shift()!
       const { job } = pending
-      const message: ThreadMessage = { id: pending.id, indexId: job.indexId, serial: job.serial, work: job.work, startedAt: job.startedAt }
+      const message: ThreadMessage = { id: pending.id, indexId: job.indexId, serial: job.serial, work: job.work }
       if (thread.holds.get(job.indexId) !== job.serial) {
         message.view = job.view
         thread.holds.set(job.indexId, job.serial)

@@ -4,7 +4,6 @@
  * documents read for them, and the search run again when the documents changed under it (three times, then here).
  * Semantic and hybrid searches, `retrieveVectors`, `_shard` filters and filters a thread cannot evaluate stay here.
  */
-import { performance } from 'node:perf_hooks'
 import type { Engine } from '../engine.js'
 import { TesseraError } from '../errors/index.js'
 import { facetConfig, facetIndexView } from '../facets/index.js'
@@ -33,7 +32,6 @@ const heldViews = new WeakMap<Engine, Map<number, { serial: string; view: Source
 export async function threadedSearch(engine: Engine, uid: string, work: ThreadWork): Promise<JsonObject | null> {
   const threads = engine.searchThreads
   if (!threads || !onThread(work)) return null
-  const startedAt = performance.timeOrigin + performance.now()
   for (let run = 0; run < THREAD_RUNS; run++) {
     const { indexId, serial, view, state } = await publishedView(engine, uid)
     const read: DocumentReader = (docids) => {
@@ -45,7 +43,7 @@ export async function threadedSearch(engine: Engine, uid: string, work: ThreadWo
       docs.forEach((d, k) => { bytes.set(d, end); end += d.length; ends[k] = end })
       return { bytes, ends }
     }
-    const answer = await threads.run({ indexId, serial, view, work, startedAt }, read)
+    const answer = await threads.run({ indexId, serial, view, work }, read)
     if ('response' in answer) return answer.response
     if ('error' in answer) throw new TesseraError(answer.error.code, answer.error.message, answer.error.status)
     if ('failure' in answer) throw new Error(answer.failure)

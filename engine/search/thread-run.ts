@@ -17,7 +17,6 @@ export interface ThreadMessage {
   serial: string
   view?: SourceView
   work: ThreadWork
-  startedAt: number
 }
 
 /** What a thread holds per index: the latest view it was handed, and the facet fields rebuilt from its views. */
@@ -29,6 +28,9 @@ export interface HeldSource {
 
 /** `read` is the current job's: the held source reads through the reader its search is given. */
 export function runOnThread(held: Map<number, HeldSource>, message: ThreadMessage, read: { current: DocumentReader }): ThreadAnswer {
+  // `searchCutoffMs` and `processingTimeMs` count from here, as Meilisearch's count from when a search gets its
+  // turn, not from when it joined the queue (a thread's first job also waited for the thread to load).
+  const start = performance.now()
   let entry = held.get(message.indexId)
   if (entry?.serial !== message.serial) {
     if (!message.view) return { failure: `search thread: no view ${message.serial} of index ${message.indexId}` }
@@ -36,8 +38,6 @@ export function runOnThread(held: Map<number, HeldSource>, message: ThreadMessag
     entry = { serial: message.serial, source: sourceFromView(message.view, facetFields, (docids) => read.current(docids)), facetFields }
     held.set(message.indexId, entry)
   }
-  // `startedAt` is on the epoch clock; this thread's performance clock has its own origin.
-  const start = message.startedAt - performance.timeOrigin
   try {
     const { work } = message
     if (work.kind === 'search') return { response: rankedKeywordSearch(entry.source, work.query, undefined, start).response }

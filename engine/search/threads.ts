@@ -41,8 +41,6 @@ export interface ThreadJob {
   serial: string
   view: SourceView
   work: ThreadWork
-  /** When the search began (ms since the epoch): `searchCutoffMs` and `processingTimeMs` count from it. */
-  startedAt: number
 }
 
 /**

@@ -12,7 +12,7 @@ import type { ThreadAnswer, ThreadJob } from '../../engine/search/threads.js'
 const filename = siblingModule(import.meta.url, './search-pool-thread')
 const gate = () => new Int32Array(new SharedArrayBuffer(4))
 const open = (g: Int32Array) => { Atomics.store(g, 0, 1); Atomics.notify(g, 0) }
-const job = (q: string, serial = 's', view: object = {}): ThreadJob => ({ indexId: 1, serial, view: view as never, work: { kind: 'search', query: { q } as never }, startedAt: Date.now() })
+const job = (q: string, serial = 's', view: object = {}): ThreadJob => ({ indexId: 1, serial, view: view as never, work: { kind: 'search', query: { q } as never } })
 const noRead = () => null
 const response = (a: ThreadAnswer) => ('response' in a ? a.response : a)
 /** What a search failed with (null: it did not fail). */
