@@ -45,3 +45,14 @@ t.test('embedder options: models folder, allowed networks, request timeout, quer
   t.throws(() => run(['--experimental-rest-embedder-timeout-seconds', '0']), new ConfigError('invalid --experimental-rest-embedder-timeout-seconds `0`: expected a number of seconds above 0'))
   t.throws(() => run(['--experimental-embedding-cache-entries', '-1']), new ConfigError('invalid --experimental-embedding-cache-entries `-1`: expected a whole number from 0'))
 })
+
+t.test('search threads and their queue', async (t) => {
+  t.equal(run([]).searchThreads, 2, 'two search threads by default')
+  t.equal(run(['--search-threads', '0']).searchThreads, 0, '0: searches on the HTTP thread')
+  t.equal(run([], { TESSERA_SEARCH_THREADS: '4' }).searchThreads, 4)
+  t.equal(run([]).searchQueueSize, 1000)
+  t.equal(run(['--experimental-search-queue-size', '5']).searchQueueSize, 5)
+  t.throws(() => run(['--search-threads', '-1']), /invalid --search-threads `-1`/)
+  t.throws(() => run(['--experimental-search-queue-size', '0']), /invalid --experimental-search-queue-size `0`/)
+  t.match(helpText(), /\[default: 2\] \[env: TESSERA_SEARCH_THREADS\]/)
+})
