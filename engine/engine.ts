@@ -9,6 +9,7 @@ import { TaskQueue } from './tasks/queue.js'
 import { Scheduler } from './scheduler/scheduler.js'
 import type { BatchLimits } from './scheduler/selection.js'
 import type { WorkerPool } from './pool/index.js'
+import type { SearchThreads } from './search/threads.js'
 import { Features } from './features/index.js'
 import { closeEmbedders, setEmbedderRuntime, type EmbedderRuntime } from './embedders/index.js'
 import { NetworkConfig, documentOwnership } from './network/index.js'
@@ -47,6 +48,8 @@ export interface EngineOptions {
   dumpDir?: string
   snapshotDir?: string
   dbVersion?: string
+  /** Search threads (search/threads.ts); absent: every search runs on the calling thread. */
+  searchThreads?: SearchThreads
   /** Cluster mode: tasks are registered through a replicated JetStream log (engine/cluster/). Absent: a single node. */
   cluster?: ClusterOptions
   /** What RocksDB writes to `<path>/db/LOG` (diagnostic; default errors only). */
@@ -56,6 +59,8 @@ export interface EngineOptions {
 export class Engine {
   /** Where tasks are registered: the local queue, or the cluster's replicated log. */
   taskLog: TaskLog
+  /** Where keyword and facet searches run (search/threads.ts); undefined: on this thread. */
+  searchThreads: SearchThreads | undefined
 
   private constructor(
     readonly store: Store,
@@ -108,6 +113,7 @@ export class Engine {
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
     const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network, stateChanges)
+    engine.searchThreads = options.searchThreads
     if (options.cluster) {
       try {
         // Before the first entry is applied: every batch of a cluster node shards.

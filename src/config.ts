@@ -15,6 +15,10 @@ export interface Config {
   masterKey: string | null
   env: 'development' | 'production'
   maxIndexingThreads: number
+  /** Threads that run keyword and facet searches (`--search-threads`); 0: searches run on the HTTP thread. */
+  searchThreads: number
+  /** Searches that may wait for a search thread before one is refused with 503 (`--experimental-search-queue-size`). */
+  searchQueueSize: number
   httpPayloadSizeLimit: number
   logLevel: LogLevel
   httpAdapter: 'uws' | 'node'
@@ -89,6 +93,8 @@ export const OPTIONS: OptionSpec[] = [
   { flag: 'master-key', value: 'KEY', default: '', help: 'Master key. With one, every route but /health needs an API key (Authorization: Bearer <key>); keys are managed on /keys and their values derive from it. Without one, every route is open and /keys is refused.' },
   { flag: 'env', value: 'development|production', default: 'development', help: 'Production refuses to start without a master key of at least 16 bytes; development warns about a missing or short one.' },
   { flag: 'max-indexing-threads', value: 'N', default: 'number of cores', help: 'Threads of the worker pool (parsing, indexing, embedding).' },
+  { flag: 'search-threads', value: 'N', default: '2', help: 'Threads that run keyword, placeholder and facet searches on the published index (shared memory), so a slow search does not hold the others; 0 runs searches on the HTTP thread. Semantic and hybrid searches stay on the HTTP thread.' },
+  { flag: 'experimental-search-queue-size', value: 'N', default: '1000', help: 'Searches that may wait for a search thread; one more is answered 503 too_many_search_requests.' },
   { flag: 'max-indexing-memory', value: 'SIZE', default: 'two thirds of the memory', help: 'Memory the indexing may use: a batch takes at most half of it in document payloads (as Meilisearch\'s autobatching does).' },
   { flag: 'experimental-limit-batched-tasks-total-size', value: 'SIZE', default: 'half of --max-indexing-memory, at most 10 GiB', help: 'Document payload bytes one batch takes at most (the first task of a batch always goes).' },
   { flag: 'experimental-max-number-of-batched-tasks', value: 'N', default: '10000', help: 'Tasks one batch takes at most.' },
@@ -215,6 +221,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const adapter = get('http-adapter') ?? 'uws'
   if (adapter !== 'uws' && adapter !== 'node') throw new ConfigError(`invalid --http-adapter \`${adapter}\`: expected uws or node`)
   const threads = wholeNumber('--max-indexing-threads', get('max-indexing-threads'), availableParallelism())
+  const searchThreads = wholeNumber('--search-threads', get('search-threads'), 2, 0)
+  const searchQueueSize = wholeNumber('--experimental-search-queue-size', get('experimental-search-queue-size'), 1000)
   const masterKey = get('master-key') ?? null
   // An empty key would make `Bearer ` (an empty token) the master key: refused rather than taken as one.
   if (masterKey === '') throw new ConfigError('--master-key cannot be empty: leave it out to run without a master key')
@@ -258,6 +266,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       masterKey,
       env: envValue,
       maxIndexingThreads: threads,
+      searchThreads,
+      searchQueueSize,
       httpPayloadSizeLimit: parseByteSize(get('http-payload-size-limit') ?? '100 MB'),
       logLevel: logLevel as LogLevel,
       httpAdapter: adapter,

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, unlinkSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { Engine } from '../engine/index.js'
 import { createWorkerPool } from '../workers/pool.js'
+import { createSearchThreads } from '../workers/search-pool.js'
 import { MASTER_KEY_MIN_BYTES, generatedMasterKeyMessage, type Config } from './config.js'
 import { KeyStore } from './keys/key-store.js'
 import { createLogger, type Logger } from './log.js'
@@ -46,8 +47,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await pool.close()
     throw err
   }
+  const searchThreads = config.searchThreads > 0 ? createSearchThreads({ threads: config.searchThreads, queueSize: config.searchQueueSize }) : undefined
   const engine = await Engine.open({
-    path: resolve(config.dbPath), pool, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), vectorSearch: config.vectorSearch,
+    path: resolve(config.dbPath), pool, searchThreads, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), vectorSearch: config.vectorSearch,
     batchHeldWhile: config.testBatchGate === null ? undefined : heldWhileExists(config.testBatchGate),
     batchLimits: { maxTasks: config.maxBatchedTasks, maxBytes: config.batchedTasksTotalSize },
     dumpDir: resolve(config.dumpDir), snapshotDir: resolve(config.snapshotDir), dbVersion: VERSION.pkgVersion,
@@ -55,6 +57,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   }).catch(async (err: unknown) => {
     // Cluster mode can fail to open (NATS unreachable, a database of another cluster): nothing is left running.
     await pool.close()
+    await searchThreads?.close()
     throw err
   })
   // Scheduled snapshots are ordinary snapshot tasks, registered on a timer.
@@ -80,6 +83,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         if (memoryLog) clearInterval(memoryLog)
         await listening.close()
         collections.close()
+        await searchThreads?.close()
         await engine.close()
         await pool.close()
       })()

@@ -93,6 +93,11 @@ export class DocumentStore {
     return this.store.getMany('documents', docids.map((d) => docKey(indexId, d))).flatMap((raw) => (raw ? [decodeDocument(raw)] : []))
   }
 
+  /** Published documents by internal id as stored (JSON text), in that order, leaving out ids without one. */
+  getManyStored(indexId: number, docids: number[]): Buffer[] {
+    return this.store.getMany('documents', docids.map((d) => docKey(indexId, d))).filter((raw): raw is Buffer => raw !== undefined)
+  }
+
   /** Internal ids of live documents, `offset`/`limit` in insertion order. */
   page(indexId: number, offset: number, limit: number): number[] {
     return selectRange(this.state(indexId).live, offset, limit)

@@ -37,6 +37,12 @@ export class FieldFacets {
     return f
   }
 
+  /** Seed the sorted keys of a field rebuilt from a shared view (its keys came in order: see shared.ts). */
+  presorted(numbers: Float64Array, strings: string[]): void {
+    this.sortedNumbers = numbers
+    this.sortedStrings = strings
+  }
+
   /** The numbers, ascending. */
   numberKeys(): Float64Array {
     return (this.sortedNumbers ??= Float64Array.from(this.numbers.keys()).sort())

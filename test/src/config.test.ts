@@ -52,3 +52,14 @@ t.test('TESSERA_ROCKSDB_LOG: errors only by default, info on demand, anything el
   t.equal(run([], { TESSERA_ROCKSDB_LOG: 'error' }).storageLog, 'error')
   t.throws(() => run([], { TESSERA_ROCKSDB_LOG: 'debug' }), new ConfigError('invalid TESSERA_ROCKSDB_LOG `debug`: expected `info` or `error`'))
 })
+
+t.test('search threads and their queue', async (t) => {
+  t.equal(run([]).searchThreads, 2, 'two search threads by default')
+  t.equal(run(['--search-threads', '0']).searchThreads, 0, '0: searches on the HTTP thread')
+  t.equal(run([], { TESSERA_SEARCH_THREADS: '4' }).searchThreads, 4)
+  t.equal(run([]).searchQueueSize, 1000)
+  t.equal(run(['--experimental-search-queue-size', '5']).searchQueueSize, 5)
+  t.throws(() => run(['--search-threads', '-1']), /invalid --search-threads `-1`/)
+  t.throws(() => run(['--experimental-search-queue-size', '0']), /invalid --experimental-search-queue-size `0`/)
+  t.match(helpText(), /\[default: 2\] \[env: TESSERA_SEARCH_THREADS\]/)
+})

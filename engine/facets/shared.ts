@@ -1,0 +1,135 @@
+/**
+ * Facets handed to another thread (a search thread): each published field's bitmaps frozen into one 32-byte
+ * aligned shared arena (read in place there, as the large postings are: see inverted/bitmap-arena.ts), its number
+ * keys and its strings (normalized, then the spellings shown) in shared arrays. Published fields are immutable (a
+ * batch copies a field before changing it, draft.ts), so a field's shared form is made once, when a thread first
+ * needs it, and kept with the field: a publish that changed one field makes one field's form again, not the index's.
+ *
+ * The receiving thread rebuilds a field's value maps over the frozen bitmaps once per field (`serial`), and keeps
+ * them while the field is published: a thread's maps hold views, never copies of bitmap bytes.
+ */
+import roaring from 'roaring'
+import { FROZEN_FORMAT, frozenView } from '../util/frozen-bitmap.js'
+import { sharedArray } from '../util/shared.js'
+import type { FacetConfig } from './config.js'
+import { FieldFacets } from './field-facets.js'
+import { FacetIndex } from './view.js'
+
+type Bitmap = InstanceType<typeof roaring.RoaringBitmap32>
+
+/** The alignment the frozen format needs. */
+const ALIGN = 32
+
+/** One field's facets as another thread is handed them (arrays over SharedArrayBuffers, never changed). */
+export interface FieldFacetsView {
+  /** Unique per published field in this process: what a thread keeps its rebuilt field under. */
+  serial: number
+  /** Bitmap k is `bytes[at[k] .. at[k] + length[k])`: exists, nulls, empties, the numbers, then the strings. */
+  bytes: Uint8Array
+  at: Uint32Array
+  length: Uint32Array
+  /** The numbers, ascending (as `numberKeys()`). */
+  numbers: Float64Array
+  /** UTF-8 of the normalized strings in key order, then of their spellings; `ends[k]`: where string k ends. */
+  text: Uint8Array
+  ends: Uint32Array
+}
+
+/** An index's facets as another thread is handed them. */
+export interface FacetIndexView {
+  config: FacetConfig
+  fields: [string, FieldFacetsView][]
+  /** `_geo` points: docid, lat, lng triples. */
+  geo: Float64Array
+}
+
+let serials = 0
+const fieldViews = new WeakMap<FieldFacets, FieldFacetsView>()
+const geoViews = new WeakMap<Map<number, [number, number]>, Float64Array>()
+
+function aligned(n: number): number {
+  return (n + ALIGN - 1) & ~(ALIGN - 1)
+}
+
+/** The shared form of a published field (made on the first call, then kept with the field). */
+export function fieldView(f: FieldFacets): FieldFacetsView {
+  let view = fieldViews.get(f)
+  if (view) return view
+  const numbers = f.numberKeys()
+  const strings = f.stringKeys()
+  const bitmaps: Bitmap[] = [f.exists, f.nulls, f.empties, ...Array.from(numbers, (n) => f.numbers.get(n)!), ...strings.map((k) => f.strings.get(k)!.docids)]
+  const at = sharedArray(Uint32Array, bitmaps.length)
+  const length = sharedArray(Uint32Array, bitmaps.length)
+  let used = 0
+  bitmaps.forEach((b, k) => {
+    at[k] = used
+    length[k] = b.getSerializationSizeInBytes(FROZEN_FORMAT)
+    used += aligned(length[k]!)
+  })
+  const bytes = roaring.bufferAlignedAllocShared(Math.max(ALIGN, used))
+  bitmaps.forEach((b, k) => b.serialize(FROZEN_FORMAT, bytes.subarray(at[k]!, at[k]! + length[k]!)))
+  const encoded = [...strings, ...strings.map((k) => f.strings.get(k)!.original)].map((s) => Buffer.from(s, 'utf8'))
+  const ends = sharedArray(Uint32Array, encoded.length)
+  const text = sharedArray(Uint8Array, encoded.reduce((n, b) => n + b.length, 0))
+  let end = 0
+  encoded.forEach((b, k) => { text.set(b, end); end += b.length; ends[k] = end })
+  const keys = sharedArray(Float64Array, numbers.length)
+  keys.set(numbers)
+  view = { serial: ++serials, bytes, at, length, numbers: keys, text, ends }
+  fieldViews.set(f, view)
+  return view
+}
+
+/** The shared form of a published facet index (each field's made once, see `fieldView`). */
+export function facetIndexView(index: FacetIndex): FacetIndexView {
+  let geo = geoViews.get(index.geo)
+  if (!geo) {
+    geo = sharedArray(Float64Array, index.geo.size * 3)
+    let k = 0
+    for (const [docid, [lat, lng]] of index.geo) { geo[k++] = docid; geo[k++] = lat; geo[k++] = lng }
+    geoViews.set(index.geo, geo)
+  }
+  return { config: index.config, fields: [...index.fields].map(([path, f]) => [path, fieldView(f)]), geo }
+}
+
+/** A field rebuilt over its shared form: maps of frozen views (no bitmap bytes copied). */
+export function fieldFromView(view: FieldFacetsView): FieldFacets {
+  const bitmap = (k: number) => frozenView(view.bytes.subarray(view.at[k]!, view.at[k]! + view.length[k]!))
+  // One copy of the text into this thread's memory: Buffer decodes from an unshared buffer only.
+  const text = Buffer.from(view.text.slice().buffer)
+  const string = (k: number) => text.toString('utf8', k === 0 ? 0 : view.ends[k - 1]!, view.ends[k]!)
+  const f = new FieldFacets()
+  f.exists = bitmap(0)
+  f.nulls = bitmap(1)
+  f.empties = bitmap(2)
+  const numbers = Float64Array.from(view.numbers)
+  numbers.forEach((n, i) => f.numbers.set(n, bitmap(3 + i)))
+  const count = view.ends.length / 2
+  const strings: string[] = []
+  for (let i = 0; i < count; i++) {
+    const key = string(i)
+    strings.push(key)
+    f.strings.set(key, { docids: bitmap(3 + numbers.length + i), original: string(count + i) })
+  }
+  f.presorted(numbers, strings)
+  return f
+}
+
+/**
+ * A facet index over its shared form. `kept`: this thread's fields rebuilt from earlier views, by serial (read and
+ * updated: a field still published is not rebuilt, one no longer published is dropped).
+ */
+export function facetIndexFromView(view: FacetIndexView, kept: Map<number, FieldFacets> = new Map()): FacetIndex {
+  const fields = new Map<string, FieldFacets>()
+  const serials = new Set<number>()
+  for (const [path, fv] of view.fields) {
+    let f = kept.get(fv.serial)
+    if (!f) { f = fieldFromView(fv); kept.set(fv.serial, f) }
+    fields.set(path, f)
+    serials.add(fv.serial)
+  }
+  for (const serial of kept.keys()) if (!serials.has(serial)) kept.delete(serial)
+  const geo = new Map<number, [number, number]>()
+  for (let k = 0; k < view.geo.length; k += 3) geo.set(view.geo[k]!, [view.geo[k + 1]!, view.geo[k + 2]!])
+  return new FacetIndex(view.config, fields, geo)
+}

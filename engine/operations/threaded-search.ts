@@ -1,0 +1,97 @@
+/**
+ * The HTTP thread's side of search threads (search/threads.ts): which searches go to a thread, the view they are
+ * handed (made once per published state of an index, shared by every search until the next publish), the hits'
+ * documents read for them, and the search run again when the documents changed under it (three times, then here).
+ * Semantic and hybrid searches, `retrieveVectors`, `_shard` filters and filters a thread cannot evaluate stay here.
+ */
+import type { Engine } from '../engine.js'
+import { TesseraError } from '../errors/index.js'
+import { facetConfig, facetIndexView } from '../facets/index.js'
+import { parseFilter } from '../filter/index.js'
+import type { JsonObject } from '../json/value.js'
+import { searchKind } from '../search/request.js'
+import type { DocState } from '../documents/store.js'
+import type { DocumentReader, SourceView, ThreadWork } from '../search/threads.js'
+import { namesShard } from './shard-facet.js'
+
+/** Runs of a search on threads before it runs here (each run after the first: its documents changed meanwhile). */
+const THREAD_RUNS = 3
+
+const objectIds = new WeakMap<object, number>()
+let lastObjectId = 0
+const idOf = (o: object): number => {
+  let id = objectIds.get(o)
+  if (id === undefined) objectIds.set(o, (id = ++lastObjectId))
+  return id
+}
+
+/** The latest view handed out per engine and index. */
+const heldViews = new WeakMap<Engine, Map<number, { serial: string; view: SourceView }>>()
+
+/** The answer of a search run on a thread; null: it runs on the HTTP thread (no threads, or one it needs). */
+export async function threadedSearch(engine: Engine, uid: string, work: ThreadWork): Promise<JsonObject | null> {
+  const threads = engine.searchThreads
+  if (!threads || !onThread(work)) return null
+  for (let run = 0; run < THREAD_RUNS; run++) {
+    const { indexId, serial, view, state } = await publishedView(engine, uid)
+    const read: DocumentReader = (docids) => {
+      if (engine.documents.state(indexId) !== state) return null
+      const docs = engine.documents.getManyStored(indexId, docids)
+      const ends = new Uint32Array(docs.length)
+      const bytes = new Uint8Array(docs.reduce((n, d) => n + d.length, 0))
+      let end = 0
+      docs.forEach((d, k) => { bytes.set(d, end); end += d.length; ends[k] = end })
+      return { bytes, ends }
+    }
+    const answer = await threads.run({ indexId, serial, view, work }, read)
+    if ('response' in answer) return answer.response
+    if ('error' in answer) throw new TesseraError(answer.error.code, answer.error.message, answer.error.status)
+    if ('failure' in answer) throw new Error(answer.failure)
+    if ('httpThread' in answer) return null
+  }
+  return null
+}
+
+function onThread(work: ThreadWork): boolean {
+  const query = work.kind === 'search' ? work.query : work.request.search
+  if (work.kind === 'search' && (searchKind(query) !== 'keyword' || query.retrieveVectors)) return false
+  // `_shard` is computed from the primary keys here (shard-facet.ts). A filter that does not parse fails on the
+  // thread, in the order the search checks its parameters.
+  try {
+    const expr = parseFilter(query.filter, 'invalid_search_filter')
+    return !(expr && namesShard(expr))
+  } catch {
+    return true
+  }
+}
+
+/**
+ * The index's published views as one consistent state, and what identifies it: read again when a publish came while
+ * the inverted index or the facets were being loaded (every publish replaces the documents' state or the settings).
+ */
+async function publishedView(engine: Engine, uid: string): Promise<{ indexId: number; serial: string; view: SourceView; state: DocState }> {
+  for (;;) {
+    const meta = engine.index(uid)
+    const settings = engine.settings.of(meta.id)
+    const state = engine.documents.state(meta.id)
+    const inverted = await engine.inverted.get(meta.id)
+    const facets = await engine.facets.get(meta.id, facetConfig(settings))
+    if (engine.index(uid).id !== meta.id || engine.settings.of(meta.id) !== settings || engine.documents.state(meta.id) !== state) continue
+    const containsFilter = engine.features.isEnabled('containsFilter')
+    const serial = [uid, idOf(inverted), inverted.version, idOf(state), idOf(facets), idOf(settings), containsFilter].join('.')
+    let held = heldViews.get(engine)
+    if (!held) heldViews.set(engine, (held = new Map()))
+    let current = held.get(meta.id)
+    if (current?.serial !== serial) {
+      current = {
+        serial,
+        view: {
+          uid, indexId: meta.id, settings, inverted: inverted.view(), liveBytes: state.liveBytes,
+          fieldNames: [...state.fields.keys()], facets: facetIndexView(facets), containsFilter,
+        },
+      }
+      held.set(meta.id, current)
+    }
+    return { indexId: meta.id, serial, view: current.view, state }
+  }
+}
