@@ -35,6 +35,8 @@ export interface EngineOptions {
   log?: Log
   /** Test hook: each batch waits in `processing` while this answers true (polled every 10 ms). */
   batchHeldWhile?: () => boolean
+  /** Test hook: a `PATCH /network` answer waits for this after the change is applied (a test kills the node then). */
+  networkAnswerHeld?: () => Promise<void>
   /** The most tasks the queue keeps before it deletes finished ones itself (Meilisearch: 1,000,000). */
   maxTasks?: number
   /** How large one batch may grow (tasks, payload bytes). */
@@ -54,6 +56,8 @@ export interface EngineOptions {
 export class Engine {
   /** Where tasks are registered: the local queue, or the cluster's replicated log. */
   taskLog: TaskLog
+  /** Test hook, see EngineOptions. */
+  networkAnswerHeld: (() => Promise<void>) | null = null
 
   private constructor(
     readonly store: Store,
@@ -106,6 +110,7 @@ export class Engine {
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
     const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network, stateChanges)
+    engine.networkAnswerHeld = options.networkAnswerHeld ?? null
     if (options.cluster) {
       try {
         // Before the first entry is applied: every batch of a cluster node shards.
