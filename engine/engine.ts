@@ -6,6 +6,7 @@
 import { Store } from './storage/index.js'
 import { IndexCatalog, type IndexMeta } from './indexes/catalog.js'
 import { TaskQueue } from './tasks/queue.js'
+import { SettledDocuments } from './scheduler/settled-documents.js'
 import { Scheduler } from './scheduler/scheduler.js'
 import type { BatchLimits } from './scheduler/selection.js'
 import type { WorkerPool } from './pool/index.js'
@@ -106,6 +107,7 @@ export class Engine {
       // Sharding applies in cluster mode only: a single node keeps every document, whatever its network says.
       keepsDocument: () => network.sharding ? documentOwnership(network.current) : null,
       network,
+      settled: new SettledDocuments(store),
     }, { batchHeldWhile: options.batchHeldWhile, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()

@@ -3,7 +3,9 @@
  * - the node that took a `PATCH /network` changing the owners dies (`kill -9`) after the change is in the log but
  *   before it answered: the move still happens on every node, that node included once restarted (the move is
  *   registered with the change, at its place in the log);
- * - a node dies during its move (held in `processing` by a batch gate): restarted, it applies the move.
+ * - a node dies during its move (held in `processing` by a batch gate): restarted, it applies the move;
+ * - an edit by function registered after a move, applied by the donor before the new owner fetches from it, takes
+ *   effect once on the moved documents (the donor's position settles them).
  */
 import t from 'tap'
 import { rmSync, writeFileSync } from 'node:fs'
@@ -81,7 +83,8 @@ t.test('shard moves survive kill -9', { skip: natsMissing() }, async (t) => {
     gates[0]!.close()
     // a gains s2 (from b); a's batch waits in `processing`.
     await json(node(1), 'PATCH', '/network', { shards: { s2: { remotes: ['a', 'b'] } } })
-    const move = (await json(node(0), 'GET', '/tasks?types=networkTopologyChange&limit=1')).results[0].uid as number
+    // Asked of the node that took the change: it answered once it registered the move.
+    const move = (await json(node(1), 'GET', '/tasks?types=networkTopologyChange&limit=1')).results[0].uid as number
     await waitStatus(node(0).url, move, 'processing')
     await node(0).kill9()
     gates[0]!.open()
@@ -92,5 +95,28 @@ t.test('shard moves survive kill -9', { skip: natsMissing() }, async (t) => {
     t.same(onA.body.details, { movedDocuments: inShard('s2'), message: 'Finished' }, "a fetched s2's documents")
     t.equal((await readAfter(node(0), '/indexes/docs/stats', marker)).body.numberOfDocuments, DOCS.length, 'a holds s1 and s2')
     await json(node(1), 'PATCH', '/network', { remotes: remotes() }) // a's new address
+  })
+
+  t.test('a task the donor applied before the new owner fetched applies once to the moved documents', async (t) => {
+    // Back to one owner each (drops only), then a gains s2 again while its batches wait.
+    await json(node(0), 'PATCH', '/network', { shards: { s1: { remotes: ['a'] }, s2: { remotes: ['b'] } } })
+    const drops = (await json(node(0), 'GET', '/tasks?types=networkTopologyChange&limit=1')).results[0].uid as number
+    await readAfter(node(0), `/tasks/${drops}`, drops)
+    gates[0]!.close()
+    await json(node(1), 'PATCH', '/network', { shards: { s2: { remotes: ['a', 'b'] } } })
+    // Asked of the node that took the change: it answered once it registered the move.
+    const move = (await json(node(1), 'GET', '/tasks?types=networkTopologyChange&limit=1')).results[0].uid as number
+    await waitStatus(node(0).url, move, 'processing')
+    const edit = await accepted(call(`${node(1).url}/indexes/docs/documents/edit`, { method: 'POST', json: { function: 'doc.n = doc.n + context.step', context: { step: 1 } } }))
+    t.ok(edit > move)
+    await readAfter(node(1), '/indexes/docs/stats', edit) // the donor is past the edit
+    gates[0]!.open()
+    for (const [i, name, holds] of [[0, 'a', DOCS.length], [1, 'b', inShard('s2')]] as const) {
+      const docs = await readAfter(node(i), '/indexes/docs/documents?limit=1000', edit)
+      t.equal(docs.body.results.length, holds, `${name} holds its shards' documents`)
+      t.same([...new Set(docs.body.results.map((d: any) => d.n))], [1], `every document edited once on ${name}`)
+    }
+    const onA = await readAfter(node(0), `/tasks/${move}`, edit)
+    t.same(onA.body.details, { movedDocuments: inShard('s2'), message: 'Finished' }, "a fetched s2's documents")
   })
 })
