@@ -6,6 +6,7 @@
 import { Store, type StorageLogLevel } from './storage/index.js'
 import { IndexCatalog, type IndexMeta } from './indexes/catalog.js'
 import { TaskQueue } from './tasks/queue.js'
+import { SettledDocuments } from './scheduler/settled-documents.js'
 import { Scheduler } from './scheduler/scheduler.js'
 import type { BatchLimits } from './scheduler/selection.js'
 import type { WorkerPool } from './pool/index.js'
@@ -36,6 +37,8 @@ export interface EngineOptions {
   log?: Log
   /** Test hook: each batch waits in `processing` while this answers true (polled every 10 ms). */
   batchHeldWhile?: () => boolean
+  /** Test hook: a `PATCH /network` answer waits for this after the change is applied (a test kills the node then). */
+  networkAnswerHeld?: () => Promise<void>
   /** The most tasks the queue keeps before it deletes finished ones itself (Meilisearch: 1,000,000). */
   maxTasks?: number
   /** How large one batch may grow (tasks, payload bytes). */
@@ -61,6 +64,8 @@ export class Engine {
   taskLog: TaskLog
   /** Where keyword and facet searches run (search/threads.ts); undefined: on this thread. */
   searchThreads: SearchThreads | undefined
+  /** Test hook, see EngineOptions. */
+  networkAnswerHeld: (() => Promise<void>) | null = null
 
   private constructor(
     readonly store: Store,
@@ -109,11 +114,13 @@ export class Engine {
       // Sharding applies in cluster mode only: a single node keeps every document, whatever its network says.
       keepsDocument: () => network.sharding ? documentOwnership(network.current) : null,
       network,
+      settled: new SettledDocuments(store),
     }, { batchHeldWhile: options.batchHeldWhile, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
     const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network, stateChanges)
     engine.searchThreads = options.searchThreads
+    engine.networkAnswerHeld = options.networkAnswerHeld ?? null
     if (options.cluster) {
       try {
         // Before the first entry is applied: every batch of a cluster node shards.

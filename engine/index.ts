@@ -23,6 +23,7 @@ export { compactIndex } from './operations/compact-index.js'
 export { deleteIndex } from './operations/delete-index.js'
 export { swapIndexes } from './operations/swap-indexes.js'
 export { updateNetwork } from './operations/update-network.js'
+export { shardTransfer } from './operations/shard-transfer.js'
 export { indexStats, type IndexStats } from './operations/index-stats.js'
 export { globalStats, type GlobalStats } from './operations/global-stats.js'
 

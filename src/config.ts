@@ -34,6 +34,8 @@ export interface Config {
   preview: boolean
   /** Test hook (env `TESSERA_TEST_BATCH_GATE` only): while this file exists, each batch waits in `processing`. */
   testBatchGate: string | null
+  /** Test hook (env `TESSERA_TEST_NETWORK_ANSWER_GATE` only): while this file exists, a `PATCH /network` answer waits. */
+  testNetworkAnswerGate: string | null
   /** Diagnostic (env `TESSERA_MEMORY_LOG_MS` only): log the process's memory (RSS, V8 heap, external) this often. */
   memoryLogMs: number
   /** Diagnostic (env `TESSERA_ROCKSDB_LOG=info` only): RocksDB writes its flush and compaction events to `db/LOG`. */
@@ -277,6 +279,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       maxBatchedTasks,
       preview: envValue === 'development' && !noPreview,
       testBatchGate: env.TESSERA_TEST_BATCH_GATE || null,
+      testNetworkAnswerGate: env.TESSERA_TEST_NETWORK_ANSWER_GATE || null,
       memoryLogMs: wholeNumber('TESSERA_MEMORY_LOG_MS', env.TESSERA_MEMORY_LOG_MS, 0),
       storageLog: storageLogLevel(env.TESSERA_ROCKSDB_LOG),
       embedders: embedderRuntime(get, dbPath),

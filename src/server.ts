@@ -51,6 +51,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const engine = await Engine.open({
     path: resolve(config.dbPath), pool, searchThreads, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), vectorSearch: config.vectorSearch,
     batchHeldWhile: config.testBatchGate === null ? undefined : heldWhileExists(config.testBatchGate),
+    ...(config.testNetworkAnswerGate === null ? {} : { networkAnswerHeld: waitWhileExists(config.testNetworkAnswerGate) }),
     batchLimits: { maxTasks: config.maxBatchedTasks, maxBytes: config.batchedTasksTotalSize },
     dumpDir: resolve(config.dumpDir), snapshotDir: resolve(config.snapshotDir), dbVersion: VERSION.pkgVersion,
     embedders: config.embedders, storageLog: config.storageLog, ...(config.cluster ? { cluster: config.cluster } : {}),
@@ -97,6 +98,13 @@ function memoryLine(): string {
   const m = process.memoryUsage()
   const mb = (n: number) => Math.round(n / (1 << 20))
   return `memory rss=${mb(m.rss)} heapUsed=${mb(m.heapUsed)} heapTotal=${mb(m.heapTotal)} external=${mb(m.external)} arrayBuffers=${mb(m.arrayBuffers)} native=${mb(m.rss - m.heapTotal - m.external)}`
+}
+
+/** Test hook (`TESSERA_TEST_NETWORK_ANSWER_GATE`): wait while the file exists (polled every 10 ms). */
+function waitWhileExists(path: string): () => Promise<void> {
+  return async () => {
+    while (existsSync(path)) await new Promise((resolve) => setTimeout(resolve, 10))
+  }
 }
 
 /**

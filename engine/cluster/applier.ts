@@ -18,6 +18,7 @@ import type { Scheduler } from '../scheduler/scheduler.js'
 import { decodeEntry, type ChangeEntry } from './entry.js'
 import type { StateChanges, StatePlan } from '../tasks/state-changes.js'
 import { fetchPayload } from './payload-objects.js'
+import { nowMicros } from '../tasks/time.js'
 
 const { RoaringBitmap32 } = roaring
 
@@ -216,8 +217,15 @@ export class LogApplier {
     } catch (err) {
       outcome = { error: err }
     }
-    await this.parts.queue.skipReplicated(uid, plan?.ops ?? [])
-    if (plan) outcome = { value: plan.apply() }
+    if (plan?.task) {
+      // The change and the task it causes (a shard move) take its place in the log in one write, on every node.
+      const task = enqueuedTask(plan.task, uid, entry.enqueuedAt ?? nowMicros())
+      await this.parts.queue.registerReplicated([task], plan.ops, () => { outcome = { value: plan!.apply() } })
+      this.settle(uid, task)
+    } else {
+      await this.parts.queue.skipReplicated(uid, plan?.ops ?? [])
+      if (plan) outcome = { value: plan.apply() }
+    }
     const list = this.changeWaiters.get(uid)
     this.changeWaiters.delete(uid)
     for (const w of list ?? []) { clearTimeout(w.timer); w.resolve(outcome!) }

@@ -43,21 +43,28 @@ export function encodeEntry(entry: LogEntry): Uint8Array {
   return pack(wire)
 }
 
-/** A change of the network, the features or the API keys, and the node that took it (its `origin` id). */
+/**
+ * A change of the network, the features or the API keys, the node that took it (its `origin` id), and when (the
+ * `enqueuedAt` of a task the change causes, the same on every node; absent in entries of older versions).
+ */
 export interface ChangeEntry {
   change: { kind: StateKind; body: unknown }
   origin: string
+  enqueuedAt?: Micros
 }
 
 interface ChangeWire {
   v: number
   change: string
   origin: string
+  at?: Micros
 }
 
 export function encodeChange(entry: ChangeEntry): Uint8Array {
   // JSON text, as a task: user-chosen names (remotes, shards) must round-trip exactly.
-  return pack({ v: CHANGE_VERSION, change: JSON.stringify(entry.change), origin: entry.origin } satisfies ChangeWire)
+  const wire: ChangeWire = { v: CHANGE_VERSION, change: JSON.stringify(entry.change), origin: entry.origin }
+  if (entry.enqueuedAt !== undefined) wire.at = entry.enqueuedAt
+  return pack(wire)
 }
 
 /** Throws on an entry this version cannot read (written by a newer Tessera, or not by Tessera at all). */
@@ -66,7 +73,9 @@ export function decodeEntry(bytes: Uint8Array): LogEntry | ChangeEntry {
   if ((wire as unknown as ChangeWire)?.v === CHANGE_VERSION) {
     const change = wire as unknown as ChangeWire
     if (typeof change.change !== 'string' || typeof change.origin !== 'string') throw new Error('unreadable task log entry (a change without its body)')
-    return { change: JSON.parse(change.change) as ChangeEntry['change'], origin: change.origin }
+    const entry: ChangeEntry = { change: JSON.parse(change.change) as ChangeEntry['change'], origin: change.origin }
+    if (typeof change.at === 'number') entry.enqueuedAt = change.at
+    return entry
   }
   if (wire?.v !== VERSION || typeof wire.task !== 'string') throw new Error(`unreadable task log entry (version ${String(wire?.v)})`)
   const ops = wire.ops.map(([column, key, value]): WriteOp => {

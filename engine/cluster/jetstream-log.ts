@@ -54,7 +54,7 @@ export class JetStreamTaskLog implements TaskLog, StateReplicator {
   async replicate(kind: StateKind, body: unknown): Promise<unknown> {
     const { applier, subject, nodeId } = this.parts
     if (applier.failure) throw unavailable(`this node stopped applying the task log (${applier.failure.message})`, 'change')
-    const sequence = await this.publish(subject, encodeChange({ change: { kind, body }, origin: nodeId }), 'change')
+    const sequence = await this.publish(subject, encodeChange({ change: { kind, body }, origin: nodeId, enqueuedAt: nowMicros() }), 'change')
     const outcome = await applier.changed(sequence - 1, this.parts.registerWaitMs)
     if (outcome === null) throw unavailable(`it is in the log but was not applied on this node within ${this.parts.registerWaitMs / 1000} s; it will be`, 'change')
     if ('error' in outcome) throw outcome.error

@@ -39,7 +39,10 @@ export async function addDocuments(batch: IndexBatch, uid: string, op: DocumentA
   let indexed = 0
   const skipCreation = op.skipCreation === true
   // Sharding leaves out the documents of shards this node does not own, as skipCreation leaves out new ids.
-  const keeps = batch.deps.keepsDocument ?? null
+  const owned = batch.deps.keepsDocument ?? null
+  const untouched = batch.deps.untouched ?? null
+  // Documents a move settled are left as they are, the same way (counted, not written).
+  const keeps = untouched === null ? owned : (id: string) => !untouched(id) && (owned === null || owned(id))
   const leavesOut = skipCreation || keeps !== null
   const docs = batch.docs(meta)
   const words = await batch.wordsDraft(meta)

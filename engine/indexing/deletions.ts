@@ -14,14 +14,30 @@ import { RoaringBitmap32, type Bitmap } from '../inverted/index.js'
 import type { IndexBatch } from './index-batch.js'
 import { vectorFilter } from '../vectors/filter.js'
 
+/**
+ * `docids` without the documents the batch leaves as they are (a shard move settled them, see IndexBatch's
+ * `untouched`).
+ */
+export function touchable(batch: IndexBatch, meta: IndexMeta, docids: Bitmap): Bitmap {
+  const untouched = batch.deps.untouched
+  if (!untouched || meta.primaryKey === null) return docids
+  const docs = batch.docs(meta)
+  return RoaringBitmap32.from(docids.toArray().filter((d) => {
+    const doc = docs.read(d)
+    return doc === undefined || !untouched(documentId(doc, meta.primaryKey!))
+  }))
+}
+
 export async function deleteByIds(batch: IndexBatch, meta: IndexMeta, ids: readonly string[]): Promise<number> {
   const docs = batch.docs(meta)
+  const untouched = batch.deps.untouched ?? null
   const words = await batch.wordsDraft(meta)
   const facets = await batch.facetsDraft(meta)
   const vectors = await batch.vectorsDraft(meta)
   let deleted = 0
   for (const id of ids) {
     const ext = canonicalId(id)
+    if (ext !== null && untouched?.(ext)) continue
     if (facets && ext !== null) {
       const existing = docs.lookup(ext)
       const old = existing === undefined ? undefined : docs.read(existing)
@@ -44,7 +60,7 @@ export async function deleteByFilter(batch: IndexBatch, meta: IndexMeta, filter:
   const docs = batch.docs(meta)
   const facets = await batch.facetsDraft(meta)
   const doomed: [string, number, Document][] = []
-  for (const docid of await matchingDocuments(batch, meta, expr)) {
+  for (const docid of touchable(batch, meta, await matchingDocuments(batch, meta, expr))) {
     const doc = docs.read(docid)
     if (doc) doomed.push([documentId(doc, meta.primaryKey!), docid, doc])
   }
@@ -75,6 +91,14 @@ export async function matchingDocuments(batch: IndexBatch, meta: IndexMeta, expr
     ? RoaringBitmap32.and(live, vectorFilter(e, vectors.base, Object.keys(batch.settingsOf(meta).embedders), 'invalid_document_filter', meta.uid))
     : RoaringBitmap32.from(live.toArray().filter((d) => { const doc = docs.read(d); return doc !== undefined && matches(e, doc) }))
   return facets ? evaluateFilter(expr, facets.snapshot(), live, perDocument) : perDocument(expr)
+}
+
+/** The ids of the index's live documents, in the batch's state. */
+export async function allIds(batch: IndexBatch, meta: IndexMeta): Promise<string[]> {
+  const docs = batch.docs(meta)
+  await docs.flush()
+  if (meta.primaryKey === null) return []
+  return docs.liveSet().toArray().flatMap((d) => { const doc = docs.read(d); return doc ? [documentId(doc, meta.primaryKey!)] : [] })
 }
 
 export function clearDocuments(batch: IndexBatch, uid: string, meta: IndexMeta, details: Details | null): Details {

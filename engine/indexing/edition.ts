@@ -12,7 +12,7 @@ import type { Document } from '../payload/documents.js'
 import { runJob } from '../pool/jobs.js'
 import { documentId } from '../documents/ids.js'
 import type { Details, DocumentEdition } from '../tasks/types.js'
-import { matchingDocuments } from './deletions.js'
+import { matchingDocuments, touchable } from './deletions.js'
 import type { IndexBatch } from './index-batch.js'
 import { providedVectors, withoutEmbedderVectors } from '../vectors/document.js'
 import { storeDocumentVectors } from '../vectors/write.js'
@@ -29,7 +29,7 @@ const EDIT_CHUNK = 1000
 export async function editDocuments(batch: IndexBatch, uid: string, op: DocumentEdition, details: Details | null): Promise<Details> {
   const meta = batch.existing(uid)
   const docs = batch.docs(meta)
-  const targets = op.filter === null ? docs.liveSet() : await filtered(batch, meta, op.filter)
+  const targets = touchable(batch, meta, op.filter === null ? docs.liveSet() : await filtered(batch, meta, op.filter))
   let edited = 0
   let deleted = 0
   if (targets.size > 0 && meta.primaryKey !== null) {

@@ -22,7 +22,7 @@ import { FacetDraft, FacetIndex, facetConfig, hasFacets } from '../facets/index.
 import type { FacetStore } from '../facets/index.js'
 import { InvertedDraft, extractionConfig, type ExtractedChunk, type ExtractionConfig, type InvertedStore } from '../inverted/index.js'
 import { addDocuments } from './additions.js'
-import { clearDocuments, deleteByFilter, deleteByIds } from './deletions.js'
+import { allIds, clearDocuments, deleteByFilter, deleteByIds } from './deletions.js'
 import { applySettings } from './settings.js'
 import { editDocuments } from './edition.js'
 import { reindex } from './reindex.js'
@@ -42,6 +42,11 @@ export interface BatchDeps {
   features: Features
   /** Sharding (cluster mode): an addition keeps only the documents whose id this answers true for; null keeps all. */
   keepsDocument?: ((id: string) => boolean) | null
+  /**
+   * Cluster mode: documents (by id) this batch's document tasks leave as they are (a shard move fetched them with
+   * these tasks' effects already applied, scheduler/settled-documents.ts); null or absent: none.
+   */
+  untouched?: ((id: string) => boolean) | null
   draft: CatalogDraft
   now: Micros
   /** Aborted by a cancelation of one of the batch's tasks (or a shutdown). */
@@ -195,7 +200,11 @@ export class IndexBatch {
         case 'documentDeletion': {
           progress?.step(DOCUMENT_DELETION, 'delete documents')
           const meta = this.existing(uid)
-          if ('clear' in op) return clearDocuments(this, uid, meta, task.details)
+          if ('clear' in op) {
+            // Documents a move settled stay: the others are deleted one by one rather than the index reassigned.
+            if (this.deps.untouched) return { ...task.details, deletedDocuments: await deleteByIds(this, meta, await allIds(this, meta)) }
+            return clearDocuments(this, uid, meta, task.details)
+          }
           if ('ids' in op) return { ...task.details, deletedDocuments: await deleteByIds(this, meta, op.ids) }
           return { ...task.details, deletedDocuments: await deleteByFilter(this, meta, op.filter) }
         }

@@ -8,6 +8,7 @@ import { decode, keys, type Store, type WriteOp } from '../storage/index.js'
 import { StateChanges, type StatePlan } from '../tasks/state-changes.js'
 import { uuidV7 } from './uuid.js'
 import { checkCommunityEdition, mergeNetwork } from './merge.js'
+import { topologyTask } from './topology-task.js'
 import { emptyNetwork, type Network, type NetworkPatch, type Remote, type Shard } from './types.js'
 
 const STORE_KEY = keys.utf8('network')
@@ -52,10 +53,15 @@ export function readNetwork(store: Store): Network {
   return raw ? fromStored(readStored(raw)) : emptyNetwork()
 }
 
-/** A network change as it travels through the log: the checked patch and the version it gives the network. */
+/**
+ * A network change as it travels through the log: the checked patch, the version it gives the network, and the
+ * `self` of the node that took it when it took it (`from`; absent in entries of older versions, which registered
+ * their shard move as a task of its own), from which every node derives the same shard move.
+ */
 interface NetworkChange {
   patch: NetworkPatch
   version: string
+  from?: string | null
 }
 
 export class NetworkConfig {
@@ -109,19 +115,26 @@ export class NetworkConfig {
    */
   async update(patch: NetworkPatch): Promise<Network> {
     checkCommunityEdition(patch)
-    return await this.changes.run('network', { patch, version: uuidV7() } satisfies NetworkChange) as Network
+    return await this.changes.run('network', { patch, version: uuidV7(), from: this.network.self } satisfies NetworkChange) as Network
   }
 
-  private plan({ patch, version }: NetworkChange, here: boolean): StatePlan {
+  private plan({ patch, version, from }: NetworkChange, here: boolean): StatePlan {
     // Another node's `self` is its own name, not this node's.
     const network = mergeNetwork(this.network, here ? patch : { ...patch, self: undefined }, version)
-    return {
+    const plan: StatePlan = {
       ops: [this.writeOp(network)],
       apply: () => {
         this.network = network
         return this.view()
       },
     }
+    if (this.sharding && from !== undefined) {
+      // The move is read from the entry alone (`from`, the patch's `self`), never from this node's own name.
+      const to = patch.self === undefined ? from : patch.self
+      const task = topologyTask(this.network, network, from, to)
+      if (task !== null) plan.task = task
+    }
+    return plan
   }
 
   private writeOp(network: Network): WriteOp {

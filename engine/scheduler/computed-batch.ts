@@ -13,6 +13,7 @@ import type { FacetStore } from '../facets/index.js'
 import type { VectorStore } from '../vectors/store.js'
 import type { EmbedderRequests } from '../embedders/index.js'
 import type { NetworkConfig } from '../network/index.js'
+import type { SettledDocuments } from './settled-documents.js'
 import type { Features } from '../features/index.js'
 import type { WorkerPool } from '../pool/index.js'
 import type { Details, Task, TaskStatus } from '../tasks/types.js'
@@ -49,6 +50,8 @@ export interface SchedulerDeps {
   keepsDocument?: () => ((id: string) => boolean) | null
   /** The network (cluster mode: shard moves read its shards, owners and remotes). */
   network?: NetworkConfig
+  /** Cluster mode: documents shard moves took from donors past the move, which earlier tasks leave as they are. */
+  settled?: SettledDocuments
 }
 
 export interface SchedulerOptions {

@@ -19,6 +19,13 @@ function createsIndex(task: Task): boolean {
   return (c.kind === 'documentAddition' || c.kind === 'settings') && c.allowIndexCreation
 }
 
+/** The documents this batch leaves as they are (settled by a move up to past its last task), or null. */
+function settledIn(env: BatchEnv, tasks: Task[]): ((id: string) => boolean) | null {
+  const indexUid = tasks[0]!.indexUid
+  if (indexUid === null || !env.deps.settled) return null
+  return env.deps.settled.untouched(indexUid, tasks[tasks.length - 1]!.uid)
+}
+
 export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: AbortSignal): Promise<ComputedBatch | null> {
   // A facet index being built from the published documents is not made to start over by this batch's publish.
   const index = tasks[0]!.indexUid === null ? undefined : env.catalog.get(tasks[0]!.indexUid)
@@ -26,7 +33,7 @@ export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: Ab
   const draft = env.catalog.draft()
   const now = nowMicros()
   const ctx: OperationContext = { draft, now, renames: new Map(), documentCount: (id) => env.deps.documents.count(id), documentBytes: (id) => env.deps.documents.state(id).rawSize }
-  const documents = new IndexBatch({ store: env.store, documents: env.deps.documents, payloads: env.deps.payloads, inverted: env.deps.inverted, facets: env.deps.facets, vectors: env.deps.vectors, pool: env.deps.pool, features: env.deps.features, keepsDocument: env.deps.keepsDocument?.() ?? null, draft, now, signal, progress: env.progress, receivedDocuments: receivedDocuments(tasks) })
+  const documents = new IndexBatch({ store: env.store, documents: env.deps.documents, payloads: env.deps.payloads, inverted: env.deps.inverted, facets: env.deps.facets, vectors: env.deps.vectors, pool: env.deps.pool, features: env.deps.features, keepsDocument: env.deps.keepsDocument?.() ?? null, untouched: settledIn(env, tasks), draft, now, signal, progress: env.progress, receivedDocuments: receivedDocuments(tasks) })
   const finals: Task[] = []
   const payloads = tasks.flatMap((t) => (t.operation.type === 'documentAdditionOrUpdate' ? [t.operation.payload] : []))
   // The batch's commit drops the payloads' database copies; their files go after it.

@@ -112,7 +112,7 @@ export class Scheduler {
       while (this.wakeRequested && !this.stopped) {
         this.wakeRequested = false
         while (!this.stopped) {
-          const selection = selectBatch(this.queue, this.catalog, this.options.batchLimits)
+          const selection = selectBatch(this.queue, this.catalog, this.options.batchLimits, this.deps.settled)
           if (!selection) break
           this.arrivals = 0
           const started = performance.now()

@@ -10,6 +10,7 @@ import type { TaskQueue } from '../tasks/queue.js'
 import { newBitmap } from '../tasks/task-index.js'
 import type { Task } from '../tasks/types.js'
 import { autobatch, type BatchClass } from './autobatcher.js'
+import type { SettledDocuments } from './settled-documents.js'
 
 const { RoaringBitmap32 } = roaring
 
@@ -51,7 +52,7 @@ export function batchClassOf(task: Task): BatchClass {
   }
 }
 
-export function selectBatch(queue: TaskQueue, catalog: IndexCatalog, limits: BatchLimits = DEFAULT_BATCH_LIMITS): Selection | null {
+export function selectBatch(queue: TaskQueue, catalog: IndexCatalog, limits: BatchLimits = DEFAULT_BATCH_LIMITS, settled?: SettledDocuments): Selection | null {
   const enqueued = queue.index.status('enqueued')
   if (enqueued.size === 0) return null
   const ofType = (type: Task['type']) => RoaringBitmap32.and(enqueued, queue.index.byType.get(type) ?? newBitmap())
@@ -83,6 +84,10 @@ export function selectBatch(queue: TaskQueue, catalog: IndexCatalog, limits: Bat
   // documents of the tasks before it, on every node).
   const moves = ofType('networkTopologyChange')
   if (moves.size > 0) ofIndex.removeRange(moves.minimum(), 0x100000000)
+  // Documents a move took from a donor past it are settled up to the donor's position: a batch stops there, so it is
+  // wholly before or wholly past it (scheduler/settled-documents.ts).
+  const stop = settled?.boundary(oldest.indexUid, oldest.uid) ?? null
+  if (stop !== null) ofIndex.removeRange(stop + 1, 0x100000000)
   const maxTasks = Math.min(limits.maxTasks, MAX_BATCHED_TASKS)
   const candidates = queue.getMany(ofIndex.rangeUint32Array(0, maxTasks))
   // The payload size limit cuts the candidates first (the first task always goes, whatever its size), as

@@ -7,8 +7,9 @@
  * The task is a barrier (selection.ts): it runs once every task registered before it is applied here, and no later
  * task is batched before it, so this node's documents are exactly those of the tasks before it. The node fetched
  * from is first made to finish the index's last task before the move (`X-Tessera-After-Task`); it may be further
- * along, and this node then applies those later tasks again itself (harmless for additions, updates and deletions,
- * not for an edit by function, which would run twice on the moved documents).
+ * along: it says how far (its last finished task of the index), and the fetched documents are then settled up to
+ * there (settled-documents.ts): this node's later tasks up to that position leave them as they are, so each task
+ * takes effect once on them (an edit by function does not run twice).
  *
  * Documents no node gives (none reachable, or none held them) are logged and skipped: the task still succeeds, as on
  * the other nodes, and this node lacks them.
@@ -28,6 +29,8 @@ import type { NetworkTopologyChange, Task } from '../tasks/types.js'
 import { nowMicros } from '../tasks/time.js'
 import { randomUUID } from 'node:crypto'
 import { failedDetails, finish, type BatchEnv, type ComputedBatch } from './computed-batch.js'
+import type { SettledRecord } from './settled-documents.js'
+import type { FetchedShard } from '../network/shard-transfer.js'
 
 export async function computeTopologyChange(env: BatchEnv, task: Task, signal: AbortSignal): Promise<ComputedBatch | null> {
   const op = task.operation as NetworkTopologyChange
@@ -43,7 +46,11 @@ export async function computeTopologyChange(env: BatchEnv, task: Task, signal: A
     log('the network has no shards any more: documents are not copied back to every node')
     return nothing
   }
-  const plan = planMove(network, op.previous)
+  // The owners the move was registered with (the network may already be past it here).
+  const moving = { ...network, shards: Object.fromEntries(Object.entries(op.shards).map(([name, remotes]) => [name, { remotes }])) }
+  const plan = planMove(moving, op.previous)
+  const shardNames = Object.keys(op.shards)
+  const settled: SettledRecord[] = []
   const keeps = plan.keeps
 
   const draft = env.catalog.draft()
@@ -61,15 +68,19 @@ export async function computeTopologyChange(env: BatchEnv, task: Task, signal: A
       moved += await dropUnowned(env, batch, meta, keeps)
       const afterTask = lastTaskBefore(env, meta.uid, task.uid)
       // One fetch per donor and shard serves every former shard asked of that donor.
-      const fetched = new Map<string, Promise<Document[]>>()
+      const fetched = new Map<string, Promise<FetchedShard>>()
       for (const { shard, from, donors } of plan.fetches) {
-        const docs = await fromDonors(network, donors, meta.uid, shard, afterTask, fetched, log)
+        const got = await fromDonors(network, donors, meta.uid, shard, shardNames, afterTask, fetched, log)
         batch.checkAborted()
-        const taken = (docs ?? []).filter((d) => {
+        const taken = (got?.documents ?? []).filter((d) => {
           const id = d[meta.primaryKey!]
           return (typeof id === 'string' || typeof id === 'number') && plan.previousShardOf(String(id)) === from
         })
         if (taken.length === 0) continue
+        // The donor past the move: its documents already carry the index's tasks up to its position.
+        if (got!.appliedThrough !== null && got!.appliedThrough > task.uid) {
+          settled.push({ indexUid: meta.uid, through: got!.appliedThrough, ids: taken.map((d) => String(d[meta.primaryKey!])) })
+        }
         files.push(await addFetched(env, batch, meta, taken))
         moved += taken.length
       }
@@ -81,11 +92,12 @@ export async function computeTopologyChange(env: BatchEnv, task: Task, signal: A
     const error = toErrorObject(err, (line) => log(line))
     return { ...nothing, finals: [finish(task, 'failed', failedDetails(task.details), error)] }
   }
+  const settling = env.deps.settled?.plan(settled, task.uid) ?? { ops: [], publish: () => {} }
   return {
-    prepare: async () => [...draft.ops, ...await batch.finalOps()],
+    prepare: async () => [...draft.ops, ...await batch.finalOps(), ...settling.ops],
     finals: [finish(task, 'succeeded', { movedDocuments: moved, message: 'Finished' }, null)],
     before: new Map([[task.uid, task]]),
-    publish: () => { env.catalog.publish(draft); batch.publish() },
+    publish: () => { env.catalog.publish(draft); batch.publish(); settling.publish() },
     afterCommit: async () => { env.deps.vectors.save(); await removeFiles() },
     abandon: async () => { await batch.abandon(); await removeFiles() },
     embedderRequests: batch.embedderRequests,
@@ -111,11 +123,11 @@ function lastTaskBefore(env: BatchEnv, indexUid: string, uid: number): number | 
 }
 
 /** A shard's documents from the first donor that gives them; null when none did (logged). */
-async function fromDonors(network: Readonly<Network>, donors: string[], indexUid: string, shard: string, afterTask: number | null, fetched: Map<string, Promise<Document[]>>, log: (msg: string) => void): Promise<Document[] | null> {
+async function fromDonors(network: Readonly<Network>, donors: string[], indexUid: string, shard: string, shardNames: string[], afterTask: number | null, fetched: Map<string, Promise<FetchedShard>>, log: (msg: string) => void): Promise<FetchedShard | null> {
   for (const donor of donors) {
     const key = `${donor}\u0000${shard}`
     let docs = fetched.get(key)
-    if (docs === undefined) fetched.set(key, (docs = fetchShard(network.remotes[donor]!, indexUid, shard, afterTask)))
+    if (docs === undefined) fetched.set(key, (docs = fetchShard(network.remotes[donor]!, indexUid, shard, shardNames, afterTask)))
     try {
       return await docs
     } catch (err) {

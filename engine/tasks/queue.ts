@@ -140,15 +140,18 @@ export class TaskQueue {
   /**
    * Register tasks whose uids and enqueue times a replicated log chose (engine/cluster/), in one write: they must be
    * the next uids, in order, and the counter moves in the same write, so a crash leaves them registered with their
-   * counter or none of them. One caller registers at a time (the log's applier, in order).
+   * counter or none of them. One caller registers at a time (the log's applier, in order). `beforeVisible` runs once
+   * the write is durable, before the scheduler can see the tasks (a change registered with its task switches the
+   * state the task will read).
    */
-  async registerReplicated(tasks: Task[], withOps: WriteOp[] = []): Promise<void> {
+  async registerReplicated(tasks: Task[], withOps: WriteOp[] = [], beforeVisible?: () => void): Promise<void> {
     if (tasks.length === 0) return
     tasks.forEach((task, i) => {
       if (task.uid !== this.nextUid + i) throw new Error(`replicated task ${task.uid} is not the next task (${this.nextUid + i})`)
     })
     const next = tasks[tasks.length - 1]!.uid + 1
     await this.store.commit([...tasks.flatMap((task) => this.putOps(task)), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(next) }, ...withOps])
+    beforeVisible?.()
     // Counted and indexed in one step, once durable: a reader never sees a uid counted but its task missing.
     this.nextUid = next
     for (const task of tasks) this.indexTask(task)

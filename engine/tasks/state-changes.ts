@@ -10,6 +10,7 @@
  * the request (a network's `self` is each node's own).
  */
 import type { Store, WriteOp } from '../storage/index.js'
+import type { NewTask } from './queue.js'
 
 export type StateKind = 'network' | 'features' | 'keys'
 
@@ -17,6 +18,11 @@ export interface StatePlan {
   ops: WriteOp[]
   /** Switch the in-memory state, once `ops` are durable; returns what the request answers. */
   apply(): unknown
+  /**
+   * Cluster mode: a task the change causes, registered at the change's own place in the log with `ops` (a network
+   * change's shard move, network/topology-task.ts), so the change is never applied without it.
+   */
+  task?: NewTask
 }
 
 /**

@@ -10,6 +10,7 @@ import { searchRoutes } from './search.js'
 import { settingsRoutes } from './settings.js'
 import { featureRoutes } from './features.js'
 import { networkRoutes } from './network.js'
+import { shardTransferRoutes } from './shard-transfer.js'
 import { keyRoutes } from './keys.js'
 import { dumpRoutes } from './dumps.js'
 import { previewRoutes } from './preview.js'
@@ -27,6 +28,7 @@ export const ROUTES: readonly AppRoute[] = [
   ...settingsRoutes,
   ...featureRoutes,
   ...networkRoutes,
+  ...shardTransferRoutes,
   ...keyRoutes,
   ...dumpRoutes,
   ...renderRoutes,

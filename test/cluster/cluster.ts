@@ -26,6 +26,8 @@ export interface ClusterSpec {
   nodes: number
   /** Extra flags for every node. */
   args?: string[]
+  /** Extra environment for node `i` (test hooks). */
+  env?: (i: number) => Record<string, string>
 }
 
 export async function clusterFor(t: { teardown(fn: () => unknown): void }, spec: ClusterSpec): Promise<TestCluster> {
@@ -38,6 +40,7 @@ export async function clusterFor(t: { teardown(fn: () => unknown): void }, spec:
       const node = await startServer({
         dbPath: join(dir, `node-${i}`),
         args: ['--cluster', '--cluster-nats', nats.urls.join(','), '--cluster-read-timeout-seconds', '120', ...(spec.args ?? [])],
+        env: spec.env?.(i) ?? {},
       })
       nodes[i] = node
       return node
