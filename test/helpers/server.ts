@@ -32,6 +32,14 @@ export interface StartOptions {
   adapter?: 'uws' | 'node'
 }
 
+/**
+ * The official client as tests use it: `waitTask()` waits up to 60 s (the client's own default, 5 s, is a timing
+ * assumption a busy machine overruns: an embedding task behind a cancelation took longer under `chaos load`).
+ */
+export function clientFor(host: string, apiKey?: string): Meilisearch {
+  return new Meilisearch({ host, ...(apiKey === undefined ? {} : { apiKey }), defaultWaitOptions: { timeout: 60_000 } })
+}
+
 export function tempDir(prefix = 'tessera-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix))
 }
@@ -46,7 +54,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const url = `http://127.0.0.1:${port}`
   return {
     url, port, dbPath, proc,
-    client: new Meilisearch({ host: url }),
+    client: clientFor(url),
     logs,
     async stop() {
       if (isRunning()) proc.kill('SIGTERM')

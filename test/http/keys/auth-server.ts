@@ -1,6 +1,6 @@
 /** Helpers of the keys HTTP tests: a server with a master key, requests made with a given key, keys made by it. */
-import { Meilisearch } from 'meilisearch'
-import { call, serverFor, type FetchResult, type StartOptions, type TestServer } from '../../helpers/server.js'
+import type { Meilisearch } from 'meilisearch'
+import { call, clientFor, serverFor, type FetchResult, type StartOptions, type TestServer } from '../../helpers/server.js'
 
 export const MASTER_KEY = 'MASTER_KEY'
 
@@ -26,7 +26,7 @@ export async function authServerFor(t: Parameters<typeof serverFor>[0], options:
   return {
     ...server,
     as,
-    clientWith: (key) => new Meilisearch({ host: server.url, apiKey: key }),
+    clientWith: (key) => clientFor(server.url, key),
     async createKey(body) {
       const res = await as(masterKey, '/keys', { method: 'POST', json: { expiresAt: null, ...body } })
       if (res.status !== 201) throw new Error(`key creation: ${res.status} ${res.text}`)

@@ -6,9 +6,9 @@
  */
 import t from 'tap'
 import { rmSync } from 'node:fs'
-import { Meilisearch, MeilisearchApiError } from 'meilisearch'
+import { MeilisearchApiError } from 'meilisearch'
 import { err } from '../../helpers/meili.js'
-import { call, serverFor, startServer, tempDir } from '../../helpers/server.js'
+import { call, clientFor, serverFor, startServer, tempDir } from '../../helpers/server.js'
 import { authServerFor, MASTER_KEY } from './auth-server.js'
 
 const INVALID = err('The provided API key is invalid.', 'invalid_api_key', 'auth')
@@ -121,7 +121,7 @@ t.test('keys survive a restart; a new master key gives every key a new value', a
   server = await start('ANOTHER_MASTER_KEY')
   t.teardown(() => server.stop())
   t.equal((await call(`${server.url}/indexes`, { headers: headers(value) })).status, 403, 'the old value no longer works')
-  const now = await new Meilisearch({ host: server.url, apiKey: 'ANOTHER_MASTER_KEY' }).getKey('00000000-0000-0000-0000-000000000000')
+  const now = await clientFor(server.url, 'ANOTHER_MASTER_KEY').getKey('00000000-0000-0000-0000-000000000000')
   t.not(now.key, value)
   t.equal((await call(`${server.url}/indexes`, { headers: headers(now.key) })).status, 200, 'the new one does')
 })

@@ -5,8 +5,7 @@
  */
 import t, { type Test } from 'tap'
 import { rmSync } from 'node:fs'
-import { Meilisearch } from 'meilisearch'
-import { call, serverFor, startServer, tempDir, type FetchResult } from '../../helpers/server.js'
+import { call, clientFor, serverFor, startServer, tempDir, type FetchResult } from '../../helpers/server.js'
 import { err } from '../../helpers/meili.js'
 import { authServerFor, MASTER_KEY } from '../keys/auth-server.js'
 
@@ -181,7 +180,7 @@ t.test('the network survives a restart', async (t) => {
 
 t.test("the official client's getNetwork and updateNetwork", async (t) => {
   const server = await serverFor(t)
-  const client = new Meilisearch({ host: server.url })
+  const client = clientFor(server.url)
   await client.updateExperimentalFeatures({ network: true })
   const network = { self: 'soi', remotes: { soi: { url: 'https://france-visas.gouv.fr/', searchApiKey: 'hemmelighed' } } }
   const updated: any = await client.updateNetwork(network)

@@ -8,8 +8,7 @@
 import t from 'tap'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { Meilisearch } from 'meilisearch'
-import { call, seedIndex, serverFor, updateSettings, type TestServer } from '../../helpers/server.js'
+import { call, clientFor, seedIndex, serverFor, updateSettings, type TestServer } from '../../helpers/server.js'
 import { err } from '../../helpers/meili.js'
 
 const MOVIES_A = [{ id: 1, title: 'Shazam' }, { id: 2, title: 'Captain Marvel' }, { id: 3, title: 'Escape Room' }]
@@ -207,7 +206,7 @@ t.test('useNetwork: every remote once, each document once', async (t) => {
 })
 
 t.test("the official client's federated multiSearch with remotes", async (t) => {
-  const client = new Meilisearch({ host: a.url })
+  const client = clientFor(a.url)
   const result: any = await client.multiSearch({ federation: {}, queries: [{ indexUid: 'movies', q: 'shazam', federationOptions: { remote: 'a' } }] })
   t.equal(result.hits[0].title, 'Shazam')
   t.equal(result.hits[0]._federation.remote, 'a')
