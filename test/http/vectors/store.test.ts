@@ -43,7 +43,7 @@ t.test('vector store', async (t) => {
   await t.test('wrong dimensions fail the task and change nothing', async (t) => {
     const failed = await add([{ id: '5', name: 'five', _vectors: { manual: [1, 2, 3] } }, { id: '6', _vectors: { manual: [1, 2] } }])
     t.equal(failed.status, 'failed')
-    t.same(failed.error, { message: 'Index `v`: Invalid vector dimensions: expected: `3`, found: `2`.', code: 'invalid_vector_dimensions', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#invalid_vector_dimensions' })
+    t.same(failed.error, { message: 'Index `v`: Invalid vector dimensions in document with id `6` in `._vectors.manual`.\n  - note: embedding #0 has dimensions 2\n  - note: embedder `manual` requires 3', code: 'invalid_vector_dimensions', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#invalid_vector_dimensions' })
     t.equal((await req('/indexes/v/documents/5')).status, 404, 'nothing of the batch applied')
     t.equal((await stats()).numberOfEmbeddings, 4)
   })
