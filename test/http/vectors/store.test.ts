@@ -27,7 +27,7 @@ t.test('vector store', async (t) => {
 
   await t.test('retrieveVectors on get and fetch', async (t) => {
     t.same(await doc('1'), { id: '1', name: 'one', _vectors: { manual: { embeddings: [[1, 0, 0]], regenerate: false }, other: { embeddings: [], regenerate: false } } })
-    t.same((await doc('2'))._vectors, { manual: { embeddings: [[0, 1, 0], [0, 0, 1]], regenerate: false }, other: { embeddings: [[0.1, 0.2]], regenerate: false } }, 'f32 values print as Meilisearch prints them')
+    t.same((await doc('2'))._vectors, { manual: { embeddings: [[0, 1, 0], [0, 0, 1]], regenerate: false }, other: { embeddings: [[0.10000000149011612, 0.20000000298023224]], regenerate: false } }, 'f32 values widened, as Meilisearch shows them')
     t.same((await doc('4'))._vectors.unknown, { embeddings: [[1, 2]], regenerate: false }, 'names that are not embedders stay as given')
     t.same(await (await req('/indexes/v/documents/1')).body, { id: '1', name: 'one' }, 'without retrieveVectors there is no _vectors')
     const fetched = (await req('/indexes/v/documents/fetch', { method: 'POST', json: { ids: ['2'], retrieveVectors: true } })).body
