@@ -60,13 +60,16 @@ export function similarDocuments(source: SearchSource, query: SimilarQuery, doci
     }
     const ranked: Neighbour[] = [...best].map(([d, similarity]) => ({ docid: d, similarity })).sort((a, b) => b.similarity - a.similarity || a.docid - b.docid)
     const hits: RankedHit[] = []
+    // Documents under the threshold leave the total too, as milli takes them out of the candidates.
+    let below = 0
     for (const n of ranked) {
       const similarity = Math.fround(scoreOf(n.similarity))
       const score = shiftScore(similarity, settings.distribution)
-      if (query.rankingScoreThreshold !== null && score < query.rankingScoreThreshold) continue
+      if (query.rankingScoreThreshold !== null && score < query.rankingScoreThreshold) { below++; continue }
       hits.push({ docid: n.docid, evaluation: { score, details: { vectorSort: { order: 0, similarity } } } })
     }
-    return { outcome: { hits: hits.slice(window.offset, want), candidates: references.length === 0 ? 0 : universe.size, plan: null, degraded: false, sorts: [], all: universe } }
+    const candidates = references.length === 0 ? 0 : universe.size - below
+    return { outcome: { hits: hits.slice(window.offset, want), candidates, plan: null, degraded: false, sorts: [], all: universe } }
   })
   return {
     hits: response.hits,
