@@ -37,4 +37,17 @@ t.test('similar documents as Meilisearch snapshots them', async (t) => {
     t.same(r.body.hits.map((h: { _rankingScore: number }) => h._rankingScore), scores.slice(0, count), `threshold ${threshold}: scores`)
     if (count > 0) t.equal(r.body.estimatedTotalHits, count, `threshold ${threshold}: the total leaves out the documents under it`)
   }
+
+  // performance_details: the stages' durations last, after the paging fields, on POST and GET.
+  for (const r of [
+    await similar({ id: 143, embedder: 'manual', showPerformanceDetails: true }),
+    await call(`${url}/indexes/test/similar?id=143&embedder=manual&showPerformanceDetails=true`),
+  ]) {
+    t.equal(r.status, 200)
+    t.same(Object.keys(r.body), ['hits', 'id', 'processingTimeMs', 'limit', 'offset', 'estimatedTotalHits', 'performanceDetails'])
+    t.equal(typeof r.body.performanceDetails.similar, 'string', 'the whole request under `similar`')
+    t.same(r.body.hits[0], { title: 'Escape Room', release_year: 2019, id: '522681' })
+  }
+  const bad = await call(`${url}/indexes/test/similar?id=143&embedder=manual&showPerformanceDetails=yes`)
+  t.equal(bad.body.code, 'invalid_similar_show_performance_details')
 })
