@@ -1,6 +1,7 @@
 /** Validation of the `_vectors` field of a document (shapes in the spec: "Document vectors"). */
 import { TesseraError } from '../errors/index.js'
 import type { Document } from '../payload/documents.js'
+import { serdeInvalidType } from '../json/serde-errors.js'
 
 const isNumbers = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number' && Number.isFinite(x))
 const isMatrix = (v: unknown): boolean => Array.isArray(v) && (isNumbers(v) || v.every(isNumbers))
@@ -80,24 +81,15 @@ function embeddingsProblem(embeddings: unknown, path: string): string | null {
 const isNumber = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x)
 
 /**
- * serde_json's complaint about a `regenerate` that is not a boolean, as Meilisearch passes it on: the value's kind
- * and where its parse stopped, a column in the entry as the client sent it (compact JSON, keys in their order).
+ * serde_json's complaint about a `regenerate` that is not a boolean, as Meilisearch passes it on, its column counted
+ * in the entry as the client sent it (compact JSON, keys in their order).
  */
 function notABoolean(entry: Record<string, unknown>): string {
-  const value = entry.regenerate
-  let described: string
-  if (value === null) described = 'null'
-  else if (typeof value === 'string') described = `string ${JSON.stringify(value)}`
-  else if (typeof value === 'number') described = Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``
-  else if (Array.isArray(value)) described = 'sequence'
-  else described = 'map'
   let prefix = '{'
   for (const [key, v] of Object.entries(entry)) {
     prefix += `${JSON.stringify(key)}:`
     if (key === 'regenerate') break
     prefix += `${JSON.stringify(v)},`
   }
-  // serde stops after a scalar it rejects, but at the opening bracket of an array or an object.
-  const column = prefix.length + (typeof value === 'object' && value !== null ? 1 : JSON.stringify(value).length)
-  return `invalid type: ${described}, expected a boolean at line 1 column ${column}`
+  return serdeInvalidType(entry.regenerate, 'a boolean', prefix.length)
 }
