@@ -48,7 +48,7 @@ const BAD_REQUEST_400: string[] = [
   'immutable_index_created_at', 'immutable_index_updated_at', 'index_scoped_api_key_with_global_action',
   'feature_not_enabled', 'vector_embedding_error', 'not_found_similar_id',
   ...family('invalid_similar', ['id', 'offset', 'limit', 'attributes_to_retrieve', 'retrieve_vectors', 'filter', 'embedder',
-    'show_ranking_score', 'show_ranking_score_details', 'ranking_score_threshold']),
+    'show_ranking_score', 'show_ranking_score_details', 'show_performance_details', 'ranking_score_threshold']),
   'invalid_document_edition_context', 'invalid_document_edition_function_filter', 'missing_document_edition_function',
   'edit_documents_by_function_error',
   ...family('invalid_multi_search', ['federated', 'federation_options', 'weight', 'query_pagination', 'query_facets',

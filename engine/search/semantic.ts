@@ -35,14 +35,21 @@ export function requireEmbedder(source: SearchSource, name: string) {
 export function shiftScore(score: number, distribution: Distribution | undefined): number {
   if (!distribution) return score
   const f = Math.fround
-  const shifted = f(f(f(f(score) - f(distribution.mean)) / f(distribution.sigma)) * f(0.4) + f(0.5))
+  // In milli's order of f32 operations (a factor and an offset, then one multiply-add), so the scores match
+  // Meilisearch's to the last bit: (score - mean) / sigma * 0.4 + 0.5 differs in the low bits.
+  const factor = f(f(0.4) / f(distribution.sigma))
+  const offset = f(f(0.5) - f(factor * f(distribution.mean)))
+  const shifted = f(f(factor * f(score)) + offset)
   return Math.min(1, Math.max(f(1.1920928955078125e-7), shifted))
 }
 
-/** Check the query vector's length against the embedder's dimensions (the settings', else the stored vectors'). */
+/**
+ * Check the query vector's length against the embedder's dimensions (the settings', else the stored vectors').
+ * Meilisearch's message here names no index (tests/search/hybrid.rs `query_combination`).
+ */
 export function checkQueryVector(source: SearchSource, name: string, vector: Float32Array): void {
   const dims = source.settings.embedders[name]?.dimensions ?? source.vectors?.get(name)?.dims
-  if (dims !== undefined && vector.length !== dims) throw inIndex(source.uid, () => { throw invalidDimensions(dims, vector.length) })
+  if (dims !== undefined && vector.length !== dims) throw invalidDimensions(dims, vector.length)
 }
 
 /**

@@ -13,6 +13,7 @@ import { nearest, type Neighbour } from '../vectors/search.js'
 import type { RankedHit } from './bucket-sort.js'
 import { rankedKeywordSearch } from './keyword.js'
 import { defaultSearchQuery } from './request.js'
+import { StageTimer } from './performance.js'
 import { shiftScore } from './semantic.js'
 import type { SearchSource } from './source.js'
 
@@ -27,6 +28,8 @@ export interface SimilarQuery {
   retrieveVectors: boolean
   showRankingScore: boolean
   showRankingScoreDetails: boolean
+  /** The response carries `performanceDetails`: the duration of each stage, under `similar`. */
+  showPerformanceDetails: boolean
   rankingScoreThreshold: number | null
 }
 
@@ -36,12 +39,15 @@ export function similarDocuments(source: SearchSource, query: SimilarQuery, doci
   const settings = source.settings.embedders[query.embedder]
   if (settings === undefined) throw new TesseraError('invalid_similar_embedder', `Cannot find embedder with name \`${query.embedder}\`.`)
   if (docid === undefined) throw new TesseraError('not_found_similar_id', `Document \`${query.id}\` not found.`)
-  let universe = RoaringBitmap32.andNot(source.live, RoaringBitmap32.from([docid]))
-  const expr = parseFilter(query.filter, 'invalid_similar_filter')
-  if (expr) {
+  const timer = query.showPerformanceDetails ? new StageTimer('similar') : null
+  const stage = <T>(name: string, fn: () => T): T => (timer ? timer.time(name, fn) : fn())
+  const universe = stage('resolve universe', () => {
+    const others = RoaringBitmap32.andNot(source.live, RoaringBitmap32.from([docid]))
+    const expr = parseFilter(query.filter, 'invalid_similar_filter')
+    if (!expr) return others
     checkFilterable(expr, source.settings.filterableAttributes, 'invalid_similar_filter', { containsFilter: source.containsFilter })
-    universe = RoaringBitmap32.and(universe, source.filter(expr))
-  }
+    return RoaringBitmap32.and(others, source.filter(expr))
+  })
   const space = source.vectors?.get(query.embedder)
   const entry = space?.entries.get(docid)
   const references = !space || !entry ? [] : space.quantized ? entry.int8.map((v) => Float32Array.from(v)) : entry.vectors
@@ -50,7 +56,7 @@ export function similarDocuments(source: SearchSource, query: SimilarQuery, doci
     offset: query.offset, limit: query.limit, attributesToRetrieve: query.attributesToRetrieve, retrieveVectors: query.retrieveVectors,
     showRankingScore: query.showRankingScore, showRankingScoreDetails: query.showRankingScoreDetails,
   }
-  const { response, outcome } = rankedKeywordSearch(source, search, (window) => {
+  const { response, outcome } = rankedKeywordSearch(source, search, (window) => stage('vector search', () => {
     const want = window.offset + window.limit
     const best = new Map<number, number>()
     for (const v of references) {
@@ -60,20 +66,25 @@ export function similarDocuments(source: SearchSource, query: SimilarQuery, doci
     }
     const ranked: Neighbour[] = [...best].map(([d, similarity]) => ({ docid: d, similarity })).sort((a, b) => b.similarity - a.similarity || a.docid - b.docid)
     const hits: RankedHit[] = []
+    // Documents under the threshold leave the total too, as milli takes them out of the candidates.
+    let below = 0
     for (const n of ranked) {
       const similarity = Math.fround(scoreOf(n.similarity))
       const score = shiftScore(similarity, settings.distribution)
-      if (query.rankingScoreThreshold !== null && score < query.rankingScoreThreshold) continue
+      if (query.rankingScoreThreshold !== null && score < query.rankingScoreThreshold) { below++; continue }
       hits.push({ docid: n.docid, evaluation: { score, details: { vectorSort: { order: 0, similarity } } } })
     }
-    return { outcome: { hits: hits.slice(window.offset, want), candidates: references.length === 0 ? 0 : universe.size, plan: null, degraded: false, sorts: [], all: universe } }
-  })
+    const candidates = references.length === 0 ? 0 : universe.size - below
+    return { outcome: { hits: hits.slice(window.offset, want), candidates, plan: null, degraded: false, sorts: [], all: universe } }
+  }))
+  const elapsed = performance.now() - start
   return {
     hits: response.hits,
     id: query.id,
-    processingTimeMs: Math.floor(performance.now() - start),
+    processingTimeMs: Math.floor(elapsed),
     limit: response.limit,
     offset: response.offset,
     estimatedTotalHits: Math.min(outcome.candidates, response.estimatedTotalHits as number),
+    ...(timer ? { performanceDetails: timer.details(elapsed) } : {}),
   }
 }

@@ -28,9 +28,31 @@ export function storedNorm(v: Float32Array): number {
   return n
 }
 
-/** Meilisearch's score of a semantic hit from its cosine similarity, clamped to [0, 1]. */
+/**
+ * Meilisearch's score of a semantic hit from its cosine similarity, clamped to [0, 1]: arroy's distance
+ * `(1 - cos) / 2` and milli's `1 - distance`, both in f32 as they compute them, so scores match to the bit.
+ */
 export function scoreOf(similarity: number): number {
-  return Math.min(1, Math.max(0, (1 + similarity) / 2))
+  const f = Math.fround
+  const cos = Math.min(1, Math.max(-1, f(similarity)))
+  return f(1 - f(f(1 - cos) / 2))
+}
+
+/**
+ * Cosine similarity computed in f32 as arroy computes it (dot product and norms in f32, in order), for the few
+ * hits a search returns: the scores Meilisearch shows then match exactly where the f64 cosine can differ by an
+ * f32 step or two. 0 when either vector is all zeros, as `cosine`.
+ */
+export function f32Cosine(a: Float32Array, b: Float32Array): number {
+  const f = Math.fround
+  let ab = 0, aa = 0, bb = 0
+  for (let i = 0; i < a.length; i++) {
+    ab = f(ab + f(a[i]! * b[i]!))
+    aa = f(aa + f(a[i]! * a[i]!))
+    bb = f(bb + f(b[i]! * b[i]!))
+  }
+  const norms = f(f(Math.sqrt(aa)) * f(Math.sqrt(bb)))
+  return norms === 0 ? 0 : Math.min(1, Math.max(-1, f(ab / norms)))
 }
 
 /** One bit per dimension, set when the value is positive (the sign is what a binary quantized vector keeps). */

@@ -23,6 +23,13 @@ export function invalidDimensions(expected: number, found: number): TesseraError
   return new TesseraError('invalid_vector_dimensions', `Invalid vector dimensions: expected: \`${expected}\`, found: \`${found}\`.`)
 }
 
+/** A document's vector of the wrong size: Meilisearch names the document, the embedder and which embedding. */
+function invalidDocumentDimensions(id: string, embedder: string, position: number, expected: number, found: number): TesseraError {
+  return new TesseraError('invalid_vector_dimensions',
+    `Invalid vector dimensions in document with id \`${id}\` in \`._vectors.${embedder}\`.\n` +
+    `  - note: embedding #${position} has dimensions ${found}\n  - note: embedder \`${embedder}\` requires ${expected}`)
+}
+
 /**
  * The vectors `doc` provides for the configured `embedders`. `dimsOf` gives the dimensions an embedder's vectors
  * must have (its settings', else those already stored; undefined: not known yet, the first vector decides).
@@ -46,9 +53,9 @@ export function providedVectors(doc: Document, id: string, embedders: Record<str
       throw new TesseraError('too_many_vectors', `Too many vectors for document with id ${id}: found ${entry.embeddings.length}, but limited to ${MAX_VECTORS_PER_DOCUMENT}.`)
     }
     let dims = embedders[name]!.dimensions ?? dimsOf(name)
-    for (const e of entry.embeddings) {
+    for (const [position, e] of entry.embeddings.entries()) {
       dims ??= e.length
-      if (e.length !== dims) throw invalidDimensions(dims, e.length)
+      if (e.length !== dims) throw invalidDocumentDimensions(id, name, position, dims, e.length)
     }
     out[name] = entry
   }

@@ -8,7 +8,10 @@ import { embedderKind } from '../settings/index.js'
 import type { IndexVectors, VectorSpace } from './space.js'
 import type { VectorEntry } from './codec.js'
 
-/** The shortest decimal that reads back as the same 32-bit float (what Meilisearch's f32 serialization prints). */
+/**
+ * The shortest decimal that reads back as the same 32-bit float (what Meilisearch's f32 serialization prints where
+ * it serializes an f32 directly, as the response's `queryVector`).
+ */
 export function f32(x: number): number {
   const f = Math.fround(x)
   if (!Number.isFinite(f) || Number.isInteger(f)) return f
@@ -42,9 +45,13 @@ export function storedVectors(spaces: IndexVectors, embedders: Record<string, Em
   return out
 }
 
-/** One document's vectors in a space as they are shown: f32 printing, a quantized space's as -1/1 values. */
+/**
+ * One document's vectors in a space as they are shown: each f32 widened to f64 (0.1 shows as 0.10000000149011612),
+ * as Meilisearch shows them in documents and hits, which it builds as JSON values (serde_json widens an f32 into a
+ * value's number; tests/similar/mod.rs snapshots it); a quantized space's as -1/1 values.
+ */
 export function shownEmbeddings(space: VectorSpace, entry: VectorEntry): number[][] {
-  return space.quantized ? entry.packed.map((b) => unpack(b, space.dims)) : entry.vectors.map((v) => Array.from(v, f32))
+  return space.quantized ? entry.packed.map((b) => unpack(b, space.dims)) : entry.vectors.map((v) => Array.from(v))
 }
 
 /** A shown document's `_vectors` (already normalized by `withVectors`) with the store's vectors laid over it. */

@@ -7,7 +7,7 @@
  *   `k × rescoring` of them: the full-precision query against each one's int8 copy.
  */
 import type { Bitmap } from '../inverted/index.js'
-import { cosine, cosineToInt8, norm, quantize, storedNorm } from './distance.js'
+import { cosine, cosineToInt8, f32Cosine, norm, quantize, storedNorm } from './distance.js'
 import type { VectorSpace } from './space.js'
 
 export interface Neighbour {
@@ -46,7 +46,7 @@ export function nearest(space: VectorSpace, query: Float32Array, k: number, allo
   if (space.quantized) return quantizedNearest(space, query, k, allowed, options.rescoring ?? vectorSearchTuning.rescoring)
   const graph = space.graph
   const few = allowed !== null && (allowed.size <= EXACT_SCAN_MAX || allowed.size <= space.entries.size * EXACT_SCAN_SHARE)
-  if (!graph || few) return exactNearest(space, query, k, allowed)
+  if (!graph || few) return inF32(space, query, exactNearest(space, query, k, allowed))
   const ef = Math.max(options.ef ?? vectorSearchTuning.ef, k)
   // Slots of a batch not yet published are in the graph but not in the view: accepted only through the view.
   const slotDoc = space.slotDoc
@@ -58,10 +58,24 @@ export function nearest(space: VectorSpace, query: Float32Array, k: number, allo
     const found = graph.search(query, want, Math.max(ef, want), accept)
     const out = collapse(found.slots.map((s, i) => ({ docid: slotDoc.get(s)!, similarity: 1 - found.distances[i]! })))
     if (out.length >= k || found.slots.length < want || want >= slotDoc.size) {
-      if (out.length < k && allowed !== null) return exactNearest(space, query, k, allowed)
-      return out.slice(0, k)
+      if (out.length < k && allowed !== null) return inF32(space, query, exactNearest(space, query, k, allowed))
+      return inF32(space, query, out.slice(0, k))
     }
   }
+}
+
+/**
+ * The found documents' similarities computed again in f32 (f32Cosine), best first: the graph's and the exact
+ * scan's f64 cosines can differ from Meilisearch's in the last f32 bits, which `_rankingScore` shows. Only the k
+ * returned documents are recomputed, so the cost is k vectors, not the scan.
+ */
+function inF32(space: VectorSpace, query: Float32Array, hits: Neighbour[]): Neighbour[] {
+  for (const h of hits) {
+    let best = -Infinity
+    for (const v of space.entries.get(h.docid)?.vectors ?? []) best = Math.max(best, f32Cosine(query, v))
+    if (best !== -Infinity) h.similarity = best
+  }
+  return hits.sort((a, b) => b.similarity - a.similarity || a.docid - b.docid)
 }
 
 /** Each document once, at its best similarity, best first. */

@@ -3,6 +3,7 @@
  * strings of additions, list and get, the bodies of fetch, delete-batch, delete-by-filter and edit, with Meilisearch's
  * codes and messages.
  */
+import { serdeInvalidType } from '../../engine/json/serde-errors.js'
 import { TesseraError } from '../../engine/errors/index.js'
 import { parseFilter } from '../../engine/filter/index.js'
 import type { PayloadFormat } from '../../engine/tasks/types.js'
@@ -35,16 +36,21 @@ function payloadFormat(contentType: string | undefined): PayloadFormat {
 
 function csvDelimiterParam(raw: string | undefined, format: PayloadFormat): string {
   if (raw === undefined) return ','
+  // The value is checked before it is matched against the format, as Meilisearch parses its query parameters first
+  // (tests/documents/errors.rs: `?csvDelimiter=doggo` with JSON is `invalid_document_csv_delimiter`).
+  const chars = [...raw]
+  if (chars.length === 0) {
+    throw invalidParameter('invalid_document_csv_delimiter', 'csvDelimiter', 'expected a string of one character, but found an empty string')
+  }
+  if (chars.length !== 1) {
+    throw invalidParameter('invalid_document_csv_delimiter', 'csvDelimiter', `expected a string of one character, but found the following string of ${chars.length} characters: \`${raw}\``)
+  }
+  if (raw.charCodeAt(0) > 127) throw new TesseraError('invalid_document_csv_delimiter', `csv delimiter must be an ascii character. Found: \`${raw}\``)
   if (format !== 'csv') {
     // Meilisearch names the media type without its parameters (`application/json`, not `application/json; charset=utf-8`).
     const mediaType = format === 'json' ? 'application/json' : 'application/x-ndjson'
     throw new TesseraError('invalid_content_type', `The Content-Type \`${mediaType}\` does not support the use of a csv delimiter. The csv delimiter can only be used with the Content-Type \`text/csv\`.`)
   }
-  const chars = [...raw]
-  if (chars.length !== 1) {
-    throw invalidParameter('invalid_document_csv_delimiter', 'csvDelimiter', `expected a string of one character, but found the following string of ${chars.length} characters: \`${raw}\``)
-  }
-  if (raw.charCodeAt(0) > 127) throw invalidParameter('invalid_document_csv_delimiter', 'csvDelimiter', `csv delimiter must be an ascii character. Found: \`${raw}\``)
   return raw
 }
 
@@ -123,7 +129,8 @@ export function parseFetchBody(body: unknown): DocumentQuery {
 
 /** `POST /indexes/{uid}/documents/delete-batch`: an array of ids. */
 export function parseDeleteBatchBody(body: unknown): string[] {
-  if (!Array.isArray(body)) throw invalidType('bad_request', '', 'an array', body)
+  // Meilisearch reads this body with serde, not deserr (tests/documents/errors.rs `delete_documents_batch`).
+  if (!Array.isArray(body)) throw new TesseraError('bad_request', `Json deserialize error: ${serdeInvalidType(body, 'a sequence')}`)
   body.forEach((id, i) => { if (typeof id !== 'string' && typeof id !== 'number') throw invalidType('bad_request', `[${i}]`, 'a string or an integer', id) })
   return body.map(String)
 }

@@ -13,20 +13,21 @@ import {
 } from './deserr.js'
 import { commaList, parseRustFloat } from './search.js'
 
-export const SIMILAR_FIELDS = ['id', 'offset', 'limit', 'filter', 'embedder', 'attributesToRetrieve', 'retrieveVectors', 'showRankingScore', 'showRankingScoreDetails', 'rankingScoreThreshold'] as const
+export const SIMILAR_FIELDS = ['id', 'offset', 'limit', 'filter', 'embedder', 'attributesToRetrieve', 'retrieveVectors', 'showRankingScore', 'showRankingScoreDetails', 'showPerformanceDetails', 'rankingScoreThreshold'] as const
 
 const CODES = {
   id: 'invalid_similar_id', offset: 'invalid_similar_offset', limit: 'invalid_similar_limit', filter: 'invalid_similar_filter',
   embedder: 'invalid_similar_embedder', attributesToRetrieve: 'invalid_similar_attributes_to_retrieve',
   retrieveVectors: 'invalid_similar_retrieve_vectors', showRankingScore: 'invalid_similar_show_ranking_score',
-  showRankingScoreDetails: 'invalid_similar_show_ranking_score_details', rankingScoreThreshold: 'invalid_similar_ranking_score_threshold',
+  showRankingScoreDetails: 'invalid_similar_show_ranking_score_details',
+  showPerformanceDetails: 'invalid_similar_show_performance_details', rankingScoreThreshold: 'invalid_similar_ranking_score_threshold',
 } as const satisfies Record<string, ErrorCode>
 
 const ID_MESSAGE = 'the value of `id` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.'
 const THRESHOLD_MESSAGE = 'the value of `rankingScoreThreshold` is invalid, expected a float between `0.0` and `1.0`.'
 
 function defaults(): Omit<SimilarQuery, 'id' | 'embedder'> {
-  return { offset: 0, limit: 20, filter: undefined, attributesToRetrieve: null, retrieveVectors: false, showRankingScore: false, showRankingScoreDetails: false, rankingScoreThreshold: null }
+  return { offset: 0, limit: 20, filter: undefined, attributesToRetrieve: null, retrieveVectors: false, showRankingScore: false, showRankingScoreDetails: false, showPerformanceDetails: false, rankingScoreThreshold: null }
 }
 
 export function parseSimilarBody(body: unknown): SimilarQuery {
@@ -52,6 +53,7 @@ export function parseSimilarBody(body: unknown): SimilarQuery {
       case 'retrieveVectors': q.retrieveVectors = bool(value, path, CODES.retrieveVectors); break
       case 'showRankingScore': q.showRankingScore = bool(value, path, CODES.showRankingScore); break
       case 'showRankingScoreDetails': q.showRankingScoreDetails = bool(value, path, CODES.showRankingScoreDetails); break
+      case 'showPerformanceDetails': q.showPerformanceDetails = bool(value, path, CODES.showPerformanceDetails); break
       case 'rankingScoreThreshold': {
         if (value === null) { q.rankingScoreThreshold = null; break }
         const f = float(value, path, CODES.rankingScoreThreshold)
@@ -88,6 +90,7 @@ export function parseSimilarParams(rawQuery: string): SimilarQuery {
       case 'retrieveVectors': q.retrieveVectors = booleanParam(CODES.retrieveVectors, name, text); break
       case 'showRankingScore': q.showRankingScore = booleanParam(CODES.showRankingScore, name, text); break
       case 'showRankingScoreDetails': q.showRankingScoreDetails = booleanParam(CODES.showRankingScoreDetails, name, text); break
+      case 'showPerformanceDetails': q.showPerformanceDetails = booleanParam(CODES.showPerformanceDetails, name, text); break
       case 'rankingScoreThreshold': {
         const f = parseRustFloat(text)
         if (f === null || f > 1 || f < 0) throw invalidParameter(CODES.rankingScoreThreshold, name, THRESHOLD_MESSAGE)

@@ -6,7 +6,8 @@
 import t from 'tap'
 import { serverFor } from '../../helpers/server.js'
 
-const MESSAGE = 'Invalid vector dimensions: expected: `3`, found: `2`.'
+// The stored vectors go back into their documents and are read again, so the error names the document.
+const MESSAGE = 'Invalid vector dimensions in document with id `a` in `._vectors.manual`.\n  - note: embedding #0 has dimensions 2\n  - note: embedder `manual` requires 3'
 
 t.test('new dimensions against stored user-provided vectors', async (t) => {
   const { client } = await serverFor(t)

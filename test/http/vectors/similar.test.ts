@@ -34,7 +34,7 @@ t.test('similar documents', async (t) => {
     t.same(ids(await post({ id: 1, embedder: 'manual', filter: 'color = red' })), [2, 5])
     t.same(ids(await post({ id: 1, embedder: 'manual', rankingScoreThreshold: 0.8 })), [2, 3])
     const r = await post({ id: 1, embedder: 'manual', retrieveVectors: true, limit: 1, attributesToRetrieve: ['id'] })
-    t.same(r.body.hits, [{ id: 2, _vectors: { manual: { embeddings: [[0.9, 0.1, 0]], regenerate: false } } }])
+    t.same(r.body.hits, [{ id: 2, _vectors: { manual: { embeddings: [[0.8999999761581421, 0.10000000149011612, 0]], regenerate: false } } }], 'f32 values widened')
   })
 
   await t.test('errors', async (t) => {

@@ -27,7 +27,7 @@ t.test('vector store', async (t) => {
 
   await t.test('retrieveVectors on get and fetch', async (t) => {
     t.same(await doc('1'), { id: '1', name: 'one', _vectors: { manual: { embeddings: [[1, 0, 0]], regenerate: false }, other: { embeddings: [], regenerate: false } } })
-    t.same((await doc('2'))._vectors, { manual: { embeddings: [[0, 1, 0], [0, 0, 1]], regenerate: false }, other: { embeddings: [[0.1, 0.2]], regenerate: false } }, 'f32 values print as Meilisearch prints them')
+    t.same((await doc('2'))._vectors, { manual: { embeddings: [[0, 1, 0], [0, 0, 1]], regenerate: false }, other: { embeddings: [[0.10000000149011612, 0.20000000298023224]], regenerate: false } }, 'f32 values widened, as Meilisearch shows them')
     t.same((await doc('4'))._vectors.unknown, { embeddings: [[1, 2]], regenerate: false }, 'names that are not embedders stay as given')
     t.same(await (await req('/indexes/v/documents/1')).body, { id: '1', name: 'one' }, 'without retrieveVectors there is no _vectors')
     const fetched = (await req('/indexes/v/documents/fetch', { method: 'POST', json: { ids: ['2'], retrieveVectors: true } })).body
@@ -43,7 +43,7 @@ t.test('vector store', async (t) => {
   await t.test('wrong dimensions fail the task and change nothing', async (t) => {
     const failed = await add([{ id: '5', name: 'five', _vectors: { manual: [1, 2, 3] } }, { id: '6', _vectors: { manual: [1, 2] } }])
     t.equal(failed.status, 'failed')
-    t.same(failed.error, { message: 'Index `v`: Invalid vector dimensions: expected: `3`, found: `2`.', code: 'invalid_vector_dimensions', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#invalid_vector_dimensions' })
+    t.same(failed.error, { message: 'Index `v`: Invalid vector dimensions in document with id `6` in `._vectors.manual`.\n  - note: embedding #0 has dimensions 2\n  - note: embedder `manual` requires 3', code: 'invalid_vector_dimensions', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#invalid_vector_dimensions' })
     t.equal((await req('/indexes/v/documents/5')).status, 404, 'nothing of the batch applied')
     t.equal((await stats()).numberOfEmbeddings, 4)
   })
