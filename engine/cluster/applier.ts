@@ -168,18 +168,24 @@ export class LogApplier {
     let tasks: Task[] = []
     let ops: WriteOp[] = []
     let next = queue.nextTaskUid
+    // The opened position as of each entry (openings.ts); openings are written with the group's tasks.
+    let opened = this.parts.openings.through
     for (const { sequence, data } of group) {
       const uid = sequence - 1
       if (uid < next) continue
       if (uid > next) throw new Error(`task log entry ${sequence} arrived before entry ${next + 1}`)
       const entry = decodeEntry(data)
       next++
-      if ('change' in entry || 'opening' in entry) {
-        await this.register(tasks, ops)
+      if ('opening' in entry) {
+        opened = Math.max(opened, entry.opening)
+        ops.push(this.parts.openings.op(opened))
+        continue
+      }
+      if ('change' in entry) {
+        await this.register(tasks, ops, uid, opened)
         tasks = []
         ops = []
-        if ('change' in entry) await this.applyChange(uid, entry)
-        else await this.applyOpening(uid, entry.opening)
+        await this.applyChange(uid, entry)
         continue
       }
       if (entry.object && entry.task.operation.type === 'documentAdditionOrUpdate') {
@@ -189,26 +195,25 @@ export class LogApplier {
       }
       const task = enqueuedTask(entry.task, uid, entry.enqueuedAt)
       // A cancelation is decided at its place in the log: it cancels only tasks no opening before it covered.
-      if (task.operation.type === 'taskCancelation') task.operation = { ...task.operation, openedThrough: this.parts.openings.through }
+      if (task.operation.type === 'taskCancelation') task.operation = { ...task.operation, openedThrough: opened }
       tasks.push(task)
       ops.push(...entry.ops)
     }
-    await this.register(tasks, ops)
+    await this.register(tasks, ops, next, opened)
   }
 
-  private async register(tasks: Task[], ops: WriteOp[]): Promise<void> {
-    if (tasks.length === 0) return
-    await this.parts.queue.registerReplicated(tasks, ops)
+  /**
+   * Register tasks, and pass the openings among them, in one write up to uid `next`; the opened position moves to
+   * `opened` before the scheduler sees the tasks.
+   */
+  private async register(tasks: Task[], ops: WriteOp[], next: number, opened: number): Promise<void> {
+    const { queue, openings, scheduler } = this.parts
+    if (next <= queue.nextTaskUid) return
+    const opening = opened > openings.through
+    await queue.registerReplicated(tasks, ops, () => openings.registered(opened), next)
     // A cancelation does not stop a running batch: its tasks were opened before it, so they run on every node.
     for (const task of tasks) this.settle(task.uid, task)
-  }
-
-  /** An opening: its place in the log passed with the opened position in one write; the scheduler may go on. */
-  private async applyOpening(uid: number, through: number): Promise<void> {
-    const { queue, openings, scheduler } = this.parts
-    await queue.skipReplicated(uid, [openings.op(through)])
-    openings.registered(through)
-    scheduler.wake()
+    if (opening) scheduler.wake()
   }
 
   /**
