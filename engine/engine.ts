@@ -6,6 +6,7 @@
 import { Store, type StorageLogLevel } from './storage/index.js'
 import { IndexCatalog, type IndexMeta } from './indexes/catalog.js'
 import { TaskQueue } from './tasks/queue.js'
+import { Openings } from './cluster/openings.js'
 import { SettledDocuments } from './scheduler/settled-documents.js'
 import { Scheduler } from './scheduler/scheduler.js'
 import type { BatchLimits } from './scheduler/selection.js'
@@ -109,12 +110,15 @@ export class Engine {
     const vectors = new VectorStore(store, join(options.path, 'vectors'))
     if (options.vectorSearch?.ef) vectorSearchTuning.ef = options.vectorSearch.ef
     if (options.vectorSearch?.rescoring) vectorSearchTuning.rescoring = options.vectorSearch.rescoring
+    // Cluster mode: tasks are batched only once the log opened them (cluster/openings.ts).
+    const openings = options.cluster ? new Openings(store) : undefined
     const scheduler = new Scheduler(store, queue, catalog, {
       documents, payloads, inverted, facets, vectors, features, pool: options.pool,
       // Sharding applies in cluster mode only: a single node keeps every document, whatever its network says.
       keepsDocument: () => network.sharding ? documentOwnership(network.current) : null,
       network,
       settled: new SettledDocuments(store),
+      ...(openings ? { openings } : {}),
     }, { batchHeldWhile: options.batchHeldWhile, batchLimits: options.batchLimits, dumpDir: options.dumpDir, snapshotDir: options.snapshotDir, dbVersion: options.dbVersion, log })
     const settings = new PublishedSettings(store, () => scheduler.publishedBatches)
     queue.onRegistered = () => scheduler.wake()
@@ -125,7 +129,7 @@ export class Engine {
       try {
         // Before the first entry is applied: every batch of a cluster node shards.
         network.sharding = true
-        engine.taskLog = await openCluster({ store, queue, payloads, scheduler, stateChanges, log }, options.cluster)
+        engine.taskLog = await openCluster({ store, queue, payloads, scheduler, stateChanges, openings: openings!, log }, options.cluster)
       } catch (err) {
         await engine.close()
         throw err

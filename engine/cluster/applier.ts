@@ -6,7 +6,6 @@
  * tasks' final states), and the counter is the resume point: after a crash the node consumes again from the first
  * entry it had not registered.
  */
-import roaring from 'roaring'
 import { DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import type { ObjectStore } from '@nats-io/obj'
 import type { TaskQueue } from '../tasks/queue.js'
@@ -19,8 +18,7 @@ import { decodeEntry, type ChangeEntry } from './entry.js'
 import type { StateChanges, StatePlan } from '../tasks/state-changes.js'
 import { fetchPayload } from './payload-objects.js'
 import { nowMicros } from '../tasks/time.js'
-
-const { RoaringBitmap32 } = roaring
+import type { Openings } from './openings.js'
 
 /** The pause before reading the log again after reading failed or ended. */
 const RETRY_MS = 250
@@ -43,6 +41,8 @@ export interface ApplierParts {
   stateChanges: StateChanges
   /** This process's id in the cluster: the `origin` of the changes it publishes (random, per process). */
   nodeId: string
+  /** The opened position (openings.ts), moved by opening entries. */
+  openings: Openings
   log: (msg: string, level?: 'INFO' | 'ERROR') => void
 }
 
@@ -168,14 +168,21 @@ export class LogApplier {
     let tasks: Task[] = []
     let ops: WriteOp[] = []
     let next = queue.nextTaskUid
+    // The opened position as of each entry (openings.ts); openings are written with the group's tasks.
+    let opened = this.parts.openings.through
     for (const { sequence, data } of group) {
       const uid = sequence - 1
       if (uid < next) continue
       if (uid > next) throw new Error(`task log entry ${sequence} arrived before entry ${next + 1}`)
       const entry = decodeEntry(data)
       next++
+      if ('opening' in entry) {
+        opened = Math.max(opened, entry.opening)
+        ops.push(this.parts.openings.op(opened))
+        continue
+      }
       if ('change' in entry) {
-        await this.register(tasks, ops)
+        await this.register(tasks, ops, uid, opened)
         tasks = []
         ops = []
         await this.applyChange(uid, entry)
@@ -186,20 +193,27 @@ export class LogApplier {
           this.parts.log(`cluster: the payload of task ${uid} is missing from the bucket; the task will fail`, 'ERROR')
         }
       }
-      tasks.push(enqueuedTask(entry.task, uid, entry.enqueuedAt))
+      const task = enqueuedTask(entry.task, uid, entry.enqueuedAt)
+      // A cancelation is decided at its place in the log: it cancels only tasks no opening before it covered.
+      if (task.operation.type === 'taskCancelation') task.operation = { ...task.operation, openedThrough: opened }
+      tasks.push(task)
       ops.push(...entry.ops)
     }
-    await this.register(tasks, ops)
+    await this.register(tasks, ops, next, opened)
   }
 
-  private async register(tasks: Task[], ops: WriteOp[]): Promise<void> {
-    if (tasks.length === 0) return
-    await this.parts.queue.registerReplicated(tasks, ops)
-    for (const task of tasks) {
-      // A cancelation stops a running batch holding its tasks at once, on every node (as on the one that took it).
-      if (task.operation.type === 'taskCancelation') this.parts.scheduler.abortIfProcessing(RoaringBitmap32.deserialize(Buffer.from(task.operation.tasks, 'base64'), 'portable'))
-      this.settle(task.uid, task)
-    }
+  /**
+   * Register tasks, and pass the openings among them, in one write up to uid `next`; the opened position moves to
+   * `opened` before the scheduler sees the tasks.
+   */
+  private async register(tasks: Task[], ops: WriteOp[], next: number, opened: number): Promise<void> {
+    const { queue, openings, scheduler } = this.parts
+    if (next <= queue.nextTaskUid) return
+    const opening = opened > openings.through
+    await queue.registerReplicated(tasks, ops, () => openings.registered(opened), next)
+    // A cancelation does not stop a running batch: its tasks were opened before it, so they run on every node.
+    for (const task of tasks) this.settle(task.uid, task)
+    if (opening) scheduler.wake()
   }
 
   /**

@@ -12,9 +12,22 @@ import type { NewTask } from '../tasks/queue.js'
 import type { Micros } from '../tasks/types.js'
 import type { StateKind } from '../tasks/state-changes.js'
 
-/** Version 1: a task. Version 2: a change of instance state (tasks/state-changes.ts), which takes a task uid unused. */
+/**
+ * Version 1: a task. Version 2: a change of instance state (tasks/state-changes.ts). Version 3: an opening
+ * (openings.ts). Versions 2 and 3 take a task uid no task has (but a change causing a task, see applier.ts).
+ */
 const VERSION = 1
 const CHANGE_VERSION = 2
+const OPENING_VERSION = 3
+
+/** Tasks up to `through` may be batched (openings.ts). */
+export interface OpeningEntry {
+  opening: number
+}
+
+export function encodeOpening(through: number): Uint8Array {
+  return pack({ v: OPENING_VERSION, through })
+}
 
 export interface LogEntry {
   task: NewTask
@@ -68,8 +81,13 @@ export function encodeChange(entry: ChangeEntry): Uint8Array {
 }
 
 /** Throws on an entry this version cannot read (written by a newer Tessera, or not by Tessera at all). */
-export function decodeEntry(bytes: Uint8Array): LogEntry | ChangeEntry {
+export function decodeEntry(bytes: Uint8Array): LogEntry | ChangeEntry | OpeningEntry {
   const wire = unpack(bytes) as Wire
+  if ((wire as unknown as { v: number })?.v === OPENING_VERSION) {
+    const through = (wire as unknown as { through: unknown }).through
+    if (typeof through !== 'number') throw new Error('unreadable task log entry (an opening without its position)')
+    return { opening: through }
+  }
   if ((wire as unknown as ChangeWire)?.v === CHANGE_VERSION) {
     const change = wire as unknown as ChangeWire
     if (typeof change.change !== 'string' || typeof change.origin !== 'string') throw new Error('unreadable task log entry (a change without its body)')

@@ -13,6 +13,7 @@ import type { PayloadFiles } from '../payload/files.js'
 import type { Scheduler } from '../scheduler/scheduler.js'
 import type { StateChanges } from '../tasks/state-changes.js'
 import { LogApplier } from './applier.js'
+import type { Openings } from './openings.js'
 import { JetStreamTaskLog } from './jetstream-log.js'
 import { DEFAULT_REGISTER_WAIT_MS, bucketOf, replicasOf, subjectOf, type ClusterOptions } from './options.js'
 
@@ -28,6 +29,8 @@ export interface ClusterParts {
   payloads: PayloadFiles
   scheduler: Scheduler
   stateChanges: StateChanges
+  /** The opened position (openings.ts), shared with the scheduler. */
+  openings: Openings
   log: (msg: string, level?: 'INFO' | 'ERROR') => void
 }
 
@@ -48,9 +51,11 @@ export async function openCluster(parts: ClusterParts, options: ClusterOptions):
       applier, registerWaitMs: options.registerWaitMs ?? DEFAULT_REGISTER_WAIT_MS, nodeId,
       close: async () => {
         parts.stateChanges.replicateThrough(null)
+        parts.openings.publish = null
         await nc.drain()
       },
     })
+    parts.openings.publish = (through) => log.publishOpening(through)
     // From now on the network, the features and the keys change through the log too.
     parts.stateChanges.replicateThrough(log)
     return log

@@ -16,7 +16,7 @@ import type { TaskLog } from '../tasks/task-log.js'
 import type { Task } from '../tasks/types.js'
 import { nowMicros } from '../tasks/time.js'
 import type { PayloadFiles } from '../payload/files.js'
-import { encodeChange, encodeEntry } from './entry.js'
+import { encodeChange, encodeEntry, encodeOpening } from './entry.js'
 import type { StateKind, StateReplicator } from '../tasks/state-changes.js'
 import type { LogApplier } from './applier.js'
 import { putPayload } from './payload-objects.js'
@@ -85,9 +85,16 @@ export class JetStreamTaskLog implements TaskLog, StateReplicator {
     return (await applier.registered(uid, this.parts.registerWaitMs)) ?? enqueuedTask(spec, uid, enqueuedAt)
   }
 
+  /**
+   * An opening through `through` (openings.ts): nodes asking for the same position use the same message id, so the
+   * stream stores it once (within its duplicate window).
+   */
+  async publishOpening(through: number): Promise<void> {
+    await this.publish(this.parts.subject, encodeOpening(through), 'opening', `${this.parts.subject}.open.${through}`)
+  }
+
   /** Publish with one message id across attempts: an entry stored but whose acknowledgement was lost is not stored twice. */
-  private async publish(subject: string, data: Uint8Array, what: 'task' | 'change' = 'task'): Promise<number> {
-    const msgID = randomUUID()
+  private async publish(subject: string, data: Uint8Array, what: 'task' | 'change' | 'opening' = 'task', msgID: string = randomUUID()): Promise<number> {
     const deadline = performance.now() + PUBLISH_DEADLINE_MS
     let last: Error | null = null
     for (;;) {
@@ -101,7 +108,8 @@ export class JetStreamTaskLog implements TaskLog, StateReplicator {
       }
       await new Promise((resolve) => setTimeout(resolve, PUBLISH_PAUSE_MS))
     }
-    throw unavailable(`the task log did not acknowledge it within ${PUBLISH_DEADLINE_MS / 1000} s (${last?.message}); ${what === 'task' ? 'an entry stored without acknowledgement still shows on GET /tasks' : 'a change stored without acknowledgement is still applied'}`, what)
+    const stored = what === 'task' ? 'an entry stored without acknowledgement still shows on GET /tasks' : `${what === 'change' ? 'a change' : 'an opening'} stored without acknowledgement is still applied`
+    throw unavailable(`the task log did not acknowledge it within ${PUBLISH_DEADLINE_MS / 1000} s (${last?.message}); ${stored}`, what)
   }
 
   async close(): Promise<void> {
@@ -110,6 +118,6 @@ export class JetStreamTaskLog implements TaskLog, StateReplicator {
   }
 }
 
-function unavailable(why: string, what: 'task' | 'change' = 'task'): TesseraError {
+function unavailable(why: string, what: 'task' | 'change' | 'opening' = 'task'): TesseraError {
   return new TesseraError('task_log_unavailable', `The ${what} could not be registered: ${why}.`)
 }

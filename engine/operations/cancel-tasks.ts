@@ -6,7 +6,8 @@ import { enqueue } from './enqueue.js'
 /**
  * `POST /tasks/cancel`: cancel the tasks matching `filter` when it is registered (as Meilisearch's cancelations
  * act on what they matched then); a running batch holding any of them stops at once, before anything of it is
- * committed.
+ * committed. In cluster mode it cancels only what no opening covered before its place in the log, alike on every
+ * node, and never stops a running batch (cluster/openings.ts).
  */
 export async function cancelTasks(engine: Engine, filter: TaskFilter, originalFilter: string): Promise<EnqueuedTask> {
   await engine.queue.loaded

@@ -11,6 +11,8 @@ export function computeCancelation(env: BatchEnv, task: Task, batchUid: number):
   const matched = RoaringBitmap32.deserialize(Buffer.from(op.tasks, 'base64'), 'portable')
   const cancelable = RoaringBitmap32.and(matched, env.queue.index.status('enqueued'))
   cancelable.remove(task.uid)
+  // Cluster mode: tasks opened before the cancelation's place in the log run on every node; only later ones go.
+  if (op.openedThrough !== undefined) cancelable.removeRange(0, op.openedThrough + 1)
   const now = nowMicros()
   const victims = env.queue.getMany(cancelable)
   const finals: Task[] = victims.map((v) => ({ ...finish(v, 'canceled', failedDetails(v.details), null), canceledBy: task.uid, batchUid, finishedAt: now }))

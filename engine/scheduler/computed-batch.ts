@@ -50,8 +50,20 @@ export interface SchedulerDeps {
   keepsDocument?: () => ((id: string) => boolean) | null
   /** The network (cluster mode: shard moves read its shards, owners and remotes). */
   network?: NetworkConfig
+  /**
+   * Cluster mode: the log position up to which tasks may be batched, and how to ask for more (cluster/openings.ts);
+   * absent: every task may be.
+   */
+  openings?: OpenedLog
   /** Cluster mode: documents shard moves took from donors past the move, which earlier tasks leave as they are. */
   settled?: SettledDocuments
+}
+
+/** The opened position of a replicated log (cluster/openings.ts implements it). */
+export interface OpenedLog {
+  readonly through: number
+  /** Resolves once tasks up to `through` may be batched; rejects when the log could not be asked. */
+  open(through: number): Promise<void>
 }
 
 export interface SchedulerOptions {

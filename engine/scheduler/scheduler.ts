@@ -13,7 +13,7 @@ import type { TaskQueue } from '../tasks/queue.js'
 import type { Micros, Task } from '../tasks/types.js'
 import { nowMicros } from '../tasks/time.js'
 import { Progress } from '../tasks/progress.js'
-import { failedDetails, type BatchEnv, type ComputedBatch, type SchedulerDeps, type SchedulerOptions } from './computed-batch.js'
+import { failedDetails, type BatchEnv, type ComputedBatch, type OpenedLog, type SchedulerDeps, type SchedulerOptions } from './computed-batch.js'
 import { performance } from 'node:perf_hooks'
 import { makeBatch } from './batch-record.js'
 import { StageTimer } from '../search/performance.js'
@@ -41,6 +41,9 @@ export function gatherDelayMs(arrivals: number, enqueued: number, lastBatchMs: n
   if (arrivals < GATHER_MIN_ARRIVALS || enqueued >= GATHER_ENOUGH_TASKS) return 0
   return Math.max(0, Math.min(GATHER_MAX_MS, lastBatchMs))
 }
+
+/** The pause before asking the log again to open tasks, after it could not be asked. */
+const OPEN_RETRY_MS = 1_000
 
 export class Scheduler {
   /** Batches published so far (caches of published state compare it). */
@@ -73,8 +76,12 @@ export class Scheduler {
   }
 
 
-  /** Abort the running batch if it contains any of `uids` (a cancelation was registered for them). */
+  /**
+   * Abort the running batch if it contains any of `uids` (a cancelation was registered for them). Not in cluster
+   * mode: a running batch's tasks were opened before the cancelation, so they run on every node (cluster/openings.ts).
+   */
   abortIfProcessing(uids: Bitmap): void {
+    if (this.deps.openings) return
     if (this.current && this.current.uids.intersects(uids)) this.current.abort.abort()
   }
 
@@ -112,8 +119,12 @@ export class Scheduler {
       while (this.wakeRequested && !this.stopped) {
         this.wakeRequested = false
         while (!this.stopped) {
-          const selection = selectBatch(this.queue, this.catalog, this.options.batchLimits, this.deps.settled)
-          if (!selection) break
+          const openings = this.deps.openings
+          const selection = selectBatch(this.queue, this.catalog, this.options.batchLimits, this.deps.settled, openings ? openings.through : null)
+          if (!selection) {
+            if (openings && await this.askOpening(openings)) continue
+            break
+          }
           this.arrivals = 0
           const started = performance.now()
           await this.process(selection)
@@ -124,6 +135,24 @@ export class Scheduler {
       this.options.log?.(`scheduler error: ${(err as Error).stack ?? err}`, 'ERROR')
     } finally {
       this.running = false
+    }
+  }
+
+  /**
+   * Cluster mode: when tasks wait past the opened position, ask the log to open through the last task of the batch
+   * this node would take (so later tasks stay cancelable); true once opened. When the log cannot be asked, a pass is
+   * tried again later.
+   */
+  private async askOpening(openings: OpenedLog): Promise<boolean> {
+    const wanted = selectBatch(this.queue, this.catalog, this.options.batchLimits, this.deps.settled)
+    if (!wanted) return false
+    try {
+      await openings.open(Math.max(...wanted.tasks.map((t) => t.uid)))
+      return true
+    } catch (err) {
+      this.options.log?.(`cluster: tasks cannot be opened for batching yet (${(err as Error).message}); trying again`, 'ERROR')
+      setTimeout(() => this.wake(), OPEN_RETRY_MS).unref()
+      return false
     }
   }
 

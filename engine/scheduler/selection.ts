@@ -52,8 +52,18 @@ export function batchClassOf(task: Task): BatchClass {
   }
 }
 
-export function selectBatch(queue: TaskQueue, catalog: IndexCatalog, limits: BatchLimits = DEFAULT_BATCH_LIMITS, settled?: SettledDocuments): Selection | null {
-  const enqueued = queue.index.status('enqueued')
+/**
+ * `openedThrough` (cluster mode, cluster/openings.ts): only tasks up to it are batched, and cancelations (decided
+ * at their place in the log); null: every task.
+ */
+export function selectBatch(queue: TaskQueue, catalog: IndexCatalog, limits: BatchLimits = DEFAULT_BATCH_LIMITS, settled?: SettledDocuments, openedThrough: number | null = null): Selection | null {
+  let enqueued = queue.index.status('enqueued')
+  if (openedThrough !== null) {
+    const opened = enqueued.clone()
+    opened.removeRange(openedThrough + 1, 0x100000000)
+    opened.orInPlace(RoaringBitmap32.and(enqueued, queue.index.byType.get('taskCancelation') ?? newBitmap()))
+    enqueued = opened
+  }
   if (enqueued.size === 0) return null
   const ofType = (type: Task['type']) => RoaringBitmap32.and(enqueued, queue.index.byType.get(type) ?? newBitmap())
   const cancelations = ofType('taskCancelation')

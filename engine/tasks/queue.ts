@@ -142,14 +142,24 @@ export class TaskQueue {
    * the next uids, in order, and the counter moves in the same write, so a crash leaves them registered with their
    * counter or none of them. One caller registers at a time (the log's applier, in order). `beforeVisible` runs once
    * the write is durable, before the scheduler can see the tasks (a change registered with its task switches the
-   * state the task will read).
+   * state the task will read). `next`: the counter after them when the log's entries among them were not all tasks
+   * (openings, whose writes are among `withOps`): the tasks' uids then skip those places.
    */
-  async registerReplicated(tasks: Task[], withOps: WriteOp[] = [], beforeVisible?: () => void): Promise<void> {
-    if (tasks.length === 0) return
-    tasks.forEach((task, i) => {
-      if (task.uid !== this.nextUid + i) throw new Error(`replicated task ${task.uid} is not the next task (${this.nextUid + i})`)
-    })
-    const next = tasks[tasks.length - 1]!.uid + 1
+  async registerReplicated(tasks: Task[], withOps: WriteOp[] = [], beforeVisible?: () => void, upTo?: number): Promise<void> {
+    if (upTo === undefined) {
+      if (tasks.length === 0) return
+      tasks.forEach((task, i) => {
+        if (task.uid !== this.nextUid + i) throw new Error(`replicated task ${task.uid} is not the next task (${this.nextUid + i})`)
+      })
+    } else {
+      if (upTo <= this.nextUid) throw new Error(`replicated entries up to ${upTo - 1} are registered already (next: ${this.nextUid})`)
+      let expected = this.nextUid
+      for (const task of tasks) {
+        if (task.uid < expected || task.uid >= upTo) throw new Error(`replicated task ${task.uid} is not among the next tasks (${expected} to ${upTo - 1})`)
+        expected = task.uid + 1
+      }
+    }
+    const next = upTo ?? tasks[tasks.length - 1]!.uid + 1
     await this.store.commit([...tasks.flatMap((task) => this.putOps(task)), { column: 'meta', key: NEXT_TASK_UID, value: keys.u32(next) }, ...withOps])
     beforeVisible?.()
     // Counted and indexed in one step, once durable: a reader never sees a uid counted but its task missing.

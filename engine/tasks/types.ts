@@ -33,7 +33,11 @@ export type Operation =
   | { type: 'indexDeletion' }
   | { type: 'indexSwap'; swaps: IndexSwap[] }
   /** `tasks`: the uids matched at registration, a portable roaring bitmap in base64. */
-  | { type: 'taskCancelation'; tasks: string; originalFilter: string }
+  /**
+   * `openedThrough` (cluster mode, set when a node registers it): the log's opened position at its place; it cancels
+   * only tasks past it (cluster/openings.ts).
+   */
+  | { type: 'taskCancelation'; tasks: string; originalFilter: string; openedThrough?: number }
   | { type: 'taskDeletion'; tasks: string; originalFilter: string }
   | DocumentAddition
   | { type: 'documentDeletion'; ids: string[] }

@@ -79,3 +79,11 @@ export async function allTasks(node: TestServer, after: number): Promise<any[]> 
   } while (from !== null)
   return tasks
 }
+
+/**
+ * Whether tasks (oldest first) have increasing uids, each once. Uids are not contiguous: changes of the network,
+ * features and keys, and openings (engine/cluster/openings.ts), take places in the log without a task.
+ */
+export function increasingUids(tasks: { uid: number }[]): boolean {
+  return tasks.every((task, i) => i === 0 || task.uid > tasks[i - 1]!.uid)
+}

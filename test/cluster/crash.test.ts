@@ -7,7 +7,7 @@
 import t from 'tap'
 import { join } from 'node:path'
 import { call, startServer, type TestServer } from '../helpers/server.js'
-import { accepted, allTasks, clusterFor, natsMissing, readAfter } from './cluster.js'
+import { accepted, allTasks, clusterFor, increasingUids, natsMissing, readAfter } from './cluster.js'
 
 // Several nats-server and Tessera processes on a shared 2-core machine: more than the default 120 s per file.
 t.setTimeout(600_000)
@@ -65,9 +65,9 @@ t.test('kill -9 of a node during ingestion loses no acknowledged task and applie
   const views = []
   for (const node of cluster.nodes) {
     const tasks = await allTasks(node, last)
-    // The two feature changes took the log's first two places (uids 0 and 1, which no task has).
-    t.equal(tasks.length, last - 1, 'every task of the log, once')
-    t.ok(tasks.every((task, i) => task.uid === i + 2 && task.status === 'succeeded'), 'contiguous uids after the changes, all succeeded')
+    // The two feature changes took the log's first two places (uids 0 and 1, which no task has), openings others.
+    t.ok(increasingUids(tasks) && tasks[0].uid === 2, 'every task of the log, once, after the changes')
+    t.ok(tasks.every((task) => task.status === 'succeeded'), 'all succeeded')
     const docs = await documentsOf(node, last)
     const missing = [...ackedDocs].filter((id) => !docs.has(id))
     t.same(missing, [], 'no acknowledged document is missing')
@@ -93,7 +93,7 @@ t.test('a node down for 1,000 tasks catches up', { skip: natsMissing() }, async 
     }
   }
   await Promise.all(Array.from({ length: 8 }, writer))
-  t.equal(last, 1_000, 'a thousand tasks after the index creation')
+  t.ok(last >= 1_000, 'a thousand tasks after the index creation (openings take places of their own)')
   const started = Date.now()
   const b = await cluster.start(1)
   // Bounded: the read waits at most the nodes' --cluster-read-timeout-seconds (120 s) for task `last`.

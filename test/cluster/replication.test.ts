@@ -7,7 +7,7 @@
 import t from 'tap'
 import { Meilisearch } from 'meilisearch'
 import { call } from '../helpers/server.js'
-import { accepted, allTasks, clusterFor, natsMissing, readAfter } from './cluster.js'
+import { accepted, allTasks, clusterFor, increasingUids, natsMissing, readAfter } from './cluster.js'
 
 // Several nats-server and Tessera processes on a shared 2-core machine: more than the default 120 s per file.
 t.setTimeout(600_000)
@@ -47,8 +47,8 @@ t.test('writes through any node are applied on every node, and replicas converge
     const tasks = (await allTasks(node, last)).map((task) => ({ uid: task.uid, type: task.type, status: task.status, indexUid: task.indexUid, details: task.details, enqueuedAt: task.enqueuedAt }))
     views.push({ settings, searches, tasks })
   }
-  t.equal(views[0]!.tasks.length, last + 1, 'one task per log entry')
-  t.ok(views[0]!.tasks.every((task: any, i: number) => task.uid === i && task.status === 'succeeded'), 'contiguous uids, all succeeded')
+  t.equal(views[0]!.tasks.length, 7, 'every task once')
+  t.ok(increasingUids(views[0]!.tasks) && views[0]!.tasks.every((task: any) => task.status === 'succeeded'), 'increasing uids, all succeeded')
   t.same(views[0]!.settings.filterableAttributes, ['genre'])
   t.ok(views[0]!.searches.every((ids: number[]) => ids.length === 20), 'every query has a full page')
   t.ok(views[0]!.searches[1].length > 0, 'the synonym applied')

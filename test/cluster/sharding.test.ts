@@ -135,6 +135,8 @@ t.test('3 shards × 2 replicas: each node keeps its shards, useNetwork returns e
   const everyAfter = [...every, { id: 5000, title: 'after the renames' }]
   const cHolds = (await readAfter(c, '/indexes/docs/documents/fetch', back, { method: 'POST', json: { filter: '_shard IN [s3, s4]', limit: 1000 } })).body.results
   t.same(cHolds.map((d: any) => String(d.id)).sort(), everyAfter.filter((d) => ['s3', 's4'].includes(four.shardOf(d.id)!)).map((d) => String(d.id)).sort(), 'node c holds s3 and s4 again')
+  // useNetwork reads each owner as it is: every node must have applied the last addition first.
+  for (const node of [a, b]) await readAfter(node, '/indexes/docs/stats', back)
   const final = await networkSearch(a)
   t.same(final.ids, everyAfter.map((d) => String(d.id)).sort(), 'useNetwork after the renames: every document once')
 })

@@ -26,7 +26,9 @@ function expectedAccess(method: string, path: string): string | undefined {
     'PATCH /indexes/:uid': 'indexes.update', 'DELETE /indexes/:uid': 'indexes.delete', 'GET /indexes/:uid/stats': 'stats.get',
     'POST /swap-indexes': 'indexes.swap', 'POST /indexes/:uid/fields': 'fields.post', 'POST /indexes/:uid/compact': 'indexes.compact',
     'POST /indexes/:uid/documents': 'documents.add', 'PUT /indexes/:uid/documents': 'documents.add',
-    'GET /indexes/:uid/documents': 'documents.get', 'POST /indexes/:uid/documents/fetch': 'documents.get', 'GET /indexes/:uid/documents/:id': 'documents.get',
+    'GET /indexes/:uid/documents': 'documents.get', 'POST /indexes/:uid/documents/fetch': 'documents.get',
+    // Tessera's own (cluster mode): a shard's documents for a node that gained it in a move (routes/shard-transfer.ts).
+    'POST /indexes/:uid/shard-transfer': 'documents.get', 'GET /indexes/:uid/documents/:id': 'documents.get',
     'DELETE /indexes/:uid/documents/:id': 'documents.delete', 'DELETE /indexes/:uid/documents': 'documents.delete',
     'POST /indexes/:uid/documents/delete-batch': 'documents.delete', 'POST /indexes/:uid/documents/delete': 'documents.delete',
     'POST /indexes/:uid/search': 'search+tenant', 'GET /indexes/:uid/search': 'search+tenant',
