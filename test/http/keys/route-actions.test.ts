@@ -37,8 +37,6 @@ function expectedAccess(method: string, path: string): string | undefined {
     'GET /experimental-features': 'experimental.get', 'PATCH /experimental-features': 'experimental.update',
     'GET /network': 'network.get', 'PATCH /network': 'network.update', 'POST /network/control': 'network.update',
     'POST /dumps': 'dumps.create', 'POST /snapshots': 'snapshots.create',
-    // Tessera's own, between cluster nodes: a shard's documents for its new owner (routes/shard-transfer.ts).
-    'POST /indexes/:uid/shard-transfer': 'documents.get',
     // Meilisearch asks for settings.get and documents.get; Tessera declares the first (see routes/render-template.ts).
     'POST /render-template': 'settings.get',
     'GET /keys': 'keys.get', 'POST /keys': 'keys.create', 'GET /keys/:key': 'keys.get', 'PATCH /keys/:key': 'keys.update', 'DELETE /keys/:key': 'keys.delete',
