@@ -30,8 +30,11 @@ export interface FieldFacetsView {
   length: Uint32Array
   /** The numbers, ascending (as `numberKeys()`). */
   numbers: Float64Array
-  /** UTF-8 of the normalized strings in key order, then of their spellings; `ends[k]`: where string k ends. */
-  text: Uint8Array
+  /**
+   * The normalized strings in key order, then their spellings, end to end as UTF-16 units (as JavaScript holds them:
+   * no encoding on either side, lone surrogates kept); `ends[k]`: where string k ends.
+   */
+  text: Uint16Array
   ends: Uint32Array
 }
 
@@ -68,11 +71,13 @@ export function fieldView(f: FieldFacets): FieldFacetsView {
   })
   const bytes = roaring.bufferAlignedAllocShared(Math.max(ALIGN, used))
   bitmaps.forEach((b, k) => b.serialize(FROZEN_FORMAT, bytes.subarray(at[k]!, at[k]! + length[k]!)))
-  const encoded = [...strings, ...strings.map((k) => f.strings.get(k)!.original)].map((s) => Buffer.from(s, 'utf8'))
-  const ends = sharedArray(Uint32Array, encoded.length)
-  const text = sharedArray(Uint8Array, encoded.reduce((n, b) => n + b.length, 0))
+  const all = [...strings, ...strings.map((k) => f.strings.get(k)!.original)]
+  const ends = sharedArray(Uint32Array, all.length)
   let end = 0
-  encoded.forEach((b, k) => { text.set(b, end); end += b.length; ends[k] = end })
+  all.forEach((s, k) => { end += s.length; ends[k] = end })
+  const text = sharedArray(Uint16Array, end)
+  end = 0
+  for (const s of all) for (let i = 0; i < s.length; i++) text[end++] = s.charCodeAt(i)
   const keys = sharedArray(Float64Array, numbers.length)
   keys.set(numbers)
   view = { serial: ++serials, bytes, at, length, numbers: keys, text, ends }
@@ -92,12 +97,19 @@ export function facetIndexView(index: FacetIndex): FacetIndexView {
   return { config: index.config, fields: [...index.fields].map(([path, f]) => [path, fieldView(f)]), geo }
 }
 
+/** UTF-16 units as one string, in chunks (an argument list has a bound). */
+function unitsToString(units: Uint16Array): string {
+  const CHUNK = 8192
+  let out = ''
+  for (let at = 0; at < units.length; at += CHUNK) out += String.fromCharCode.apply(null, units.subarray(at, at + CHUNK) as unknown as number[])
+  return out
+}
+
 /** A field rebuilt over its shared form: maps of frozen views (no bitmap bytes copied). */
 export function fieldFromView(view: FieldFacetsView): FieldFacets {
   const bitmap = (k: number) => frozenView(view.bytes.subarray(view.at[k]!, view.at[k]! + view.length[k]!))
-  // One copy of the text into this thread's memory: Buffer decodes from an unshared buffer only.
-  const text = Buffer.from(view.text.slice().buffer)
-  const string = (k: number) => text.toString('utf8', k === 0 ? 0 : view.ends[k - 1]!, view.ends[k]!)
+  const text = unitsToString(view.text)
+  const string = (k: number) => text.slice(k === 0 ? 0 : view.ends[k - 1]!, view.ends[k]!)
   const f = new FieldFacets()
   f.exists = bitmap(0)
   f.nulls = bitmap(1)

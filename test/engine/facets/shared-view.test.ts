@@ -17,7 +17,7 @@ import { seededRandom } from '../../helpers/random.js'
 const { RoaringBitmap32 } = roaring
 const settings = { ...defaultSettings(), filterableAttributes: ['color', 'price', 'tags', '_geo'], sortableAttributes: ['price', 'color'] }
 const config = facetConfig(settings)
-const COLORS = ['Red', 'red ', 'Blue', 'vert', 'Été', 'ÉTÉ', '', 'x'.repeat(300)]
+const COLORS = ['Red', 'red ', 'Blue', 'vert', 'Été', 'ÉTÉ', '', 'x'.repeat(300), 'lone \ud800 surrogate', '😀 emoji', 'z'.repeat(9000)]
 const FILTERS = ['color = red', 'color != blue', 'price > 3', 'price 2 TO 7', 'tags IN [a, c]', 'tags IS EMPTY', 'color IS NULL',
   'price NOT EXISTS', 'color STARTS WITH v', 'color > blue', '_geoRadius(1, 1, 300000)', 'price >= 1 AND (color = ete OR tags = b)']
 
