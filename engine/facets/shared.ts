@@ -5,8 +5,9 @@
  * batch copies a field before changing it, draft.ts), so a field's shared form is made once, when a thread first
  * needs it, and kept with the field: a publish that changed one field makes one field's form again, not the index's.
  *
- * The receiving thread rebuilds a field's value maps over the frozen bitmaps once per field (`serial`), and keeps
- * them while the field is published: a thread's maps hold views, never copies of bitmap bytes.
+ * The receiving thread rebuilds a field's value maps over the frozen bitmaps when a search first reads the field,
+ * and keeps them while the field is published (by `serial`): a thread's maps hold views, never copies of bitmap
+ * bytes.
  */
 import roaring from 'roaring'
 import { FROZEN_FORMAT, frozenView } from '../util/frozen-bitmap.js'
@@ -128,20 +129,40 @@ export function fieldFromView(view: FieldFacetsView): FieldFacets {
 }
 
 /**
- * A facet index over its shared form. `kept`: this thread's fields rebuilt from earlier views, by serial (read and
- * updated: a field still published is not rebuilt, one no longer published is dropped).
+ * A facet index over its shared form: a field's maps are rebuilt when a search first reads the field (a thread
+ * never pays for the fields its searches do not touch). `kept`: this thread's fields rebuilt from earlier views, by
+ * serial (read and updated: a field still published is not rebuilt, one no longer published is dropped).
  */
 export function facetIndexFromView(view: FacetIndexView, kept: Map<number, FieldFacets> = new Map()): FacetIndex {
-  const fields = new Map<string, FieldFacets>()
-  const serials = new Set<number>()
-  for (const [path, fv] of view.fields) {
-    let f = kept.get(fv.serial)
-    if (!f) { f = fieldFromView(fv); kept.set(fv.serial, f) }
-    fields.set(path, f)
-    serials.add(fv.serial)
-  }
+  const views = new Map(view.fields)
+  const serials = new Set(view.fields.map(([, fv]) => fv.serial))
   for (const serial of kept.keys()) if (!serials.has(serial)) kept.delete(serial)
   const geo = new Map<number, [number, number]>()
   for (let k = 0; k < view.geo.length; k += 3) geo.set(view.geo[k]!, [view.geo[k + 1]!, view.geo[k + 2]!])
-  return new FacetIndex(view.config, fields, geo)
+  return new SharedFacetIndex(view.config, views, kept, geo)
+}
+
+/** A facet index whose fields are rebuilt from their shared form on first read (see `facetIndexFromView`). */
+class SharedFacetIndex extends FacetIndex {
+  constructor(config: FacetConfig, private readonly views: Map<string, FieldFacetsView>, private readonly kept: Map<number, FieldFacets>, geo: Map<number, [number, number]>) {
+    super(config, new Map(), geo)
+  }
+
+  override field(path: string): FieldFacets | undefined {
+    const known = this.fields.get(path)
+    if (known) return known
+    const view = this.views.get(path)
+    if (!view) return undefined
+    let f = this.kept.get(view.serial)
+    if (!f) {
+      f = fieldFromView(view)
+      this.kept.set(view.serial, f)
+    }
+    this.fields.set(path, f)
+    return f
+  }
+
+  override paths(): Iterable<string> {
+    return this.views.keys()
+  }
 }
