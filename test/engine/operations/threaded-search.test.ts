@@ -5,7 +5,7 @@
  * its answers without.
  */
 import t from 'tap'
-import { Engine, search } from '../../../engine/index.js'
+import { Engine, deleteIndex, search } from '../../../engine/index.js'
 import { defaultSearchQuery } from '../../../engine/search/request.js'
 import type { SearchThreads } from '../../../engine/search/threads.js'
 import { createSearchThreads } from '../../../workers/search-pool.js'
@@ -35,6 +35,7 @@ t.test('documents changed under a threaded search: it runs again on the new view
       if (runs.length === 1) await settle(engine, (await addJson(engine, 'a', generation(2))).taskUid)
       return threads.run(job, read)
     },
+    forget: (indexId) => threads.forget(indexId),
     close: () => threads.close(),
   }
   engine.searchThreads = publishing
@@ -44,4 +45,22 @@ t.test('documents changed under a threaded search: it runs again on the new view
   t.same([...new Set((answer.hits as { gen: number }[]).map((h) => h.gen))], [2], 'its hits are the new documents')
   engine.searchThreads = undefined
   t.same(strip(answer), strip(await search(engine, 'a', query)), 'as the HTTP thread answers now')
+})
+
+t.test('a deleted index: the threads are told to drop its view', async (t) => {
+  const engine = await Engine.open({ path: dataDir(t), pool: pooled(t) })
+  t.teardown(() => engine.close())
+  const threads = createSearchThreads({ threads: 1, queueSize: 10 })
+  t.teardown(() => threads.close())
+  const forgotten: number[] = []
+  engine.searchThreads = { threads: 1, run: (job, read) => threads.run(job, read), forget: (id) => { forgotten.push(id); threads.forget(id) }, close: () => threads.close() }
+  await settle(engine, (await addJson(engine, 'a', generation(1))).taskUid)
+  await settle(engine, (await addJson(engine, 'b', generation(1))).taskUid)
+  const query = { ...defaultSearchQuery(), q: 'common' }
+  await search(engine, 'a', query)
+  const id = engine.index('a').id
+  await settle(engine, (await deleteIndex(engine, 'a')).taskUid)
+  t.same(forgotten, [], 'not before a search')
+  t.equal(((await search(engine, 'b', query)).hits as unknown[]).length, 20)
+  t.same(forgotten, [id], 'the next search has the threads drop it')
 })
