@@ -10,7 +10,9 @@
  * 3. fast searches while a slow query loops: one client repeats the slowest of a few frequent-word queries
  *    (chosen on the idle server, its time printed), another client repeats a rare word for 8 s: how many answered
  *    and their p50 / p99;
- * 4. memory: the server's RSS at start and after the runs above (VmRSS, and the peak VmHWM).
+ * 4. memory: the server's RSS at start and after the runs above (VmRSS, and the peak VmHWM);
+ * 5. searches while another index ingests: the first 40,000 lines of the corpus posted to a second index in 4
+ *    payloads, back to back, while one client searches the first index one query after another: p50 / p99 ms.
  * The data directory is removed at the end.
  */
 import { readFileSync, createReadStream, rmSync } from 'node:fs'
@@ -99,6 +101,19 @@ async function measure(server: BenchServer, queries: string[]): Promise<void> {
   const slowRuns = await slowLoop
   console.log(`  while "${slow}" loops (${ms(slowMs)} ms alone; ${slowRuns.length} runs, p50 ${ms(pct(slowRuns, 0.5))} ms): ${fast.length} fast searches in 8 s, p50 ${ms(pct(fast, 0.5))} ms, p99 ${ms(pct(fast, 0.99))} ms`)
   console.log(`  memory after these: ${memory(server.pid)}`)
+  const lines = readFileSync(corpus!, 'utf8').split('\n').filter((l) => l !== '').slice(0, 40_000)
+  const ingesting = { done: false }
+  const searching = loop(url, queries, 1, 600, ingesting)
+  for (let part = 0; part < 4; part++) {
+    const body = lines.slice(part * 10_000, (part + 1) * 10_000).join('\n')
+    const task = await fetch(`${url}/indexes/other/documents?primaryKey=id`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body })
+    await waitTask(url, ((await task.json()) as { taskUid: number }).taskUid)
+  }
+  ingesting.done = true
+  const during = await searching
+  console.log(`  while another index ingests 40,000 documents: ${during.length} searches, p50 ${ms(pct(during, 0.5))} ms, p99 ${ms(pct(during, 0.99))} ms`)
+  const removed = await fetch(`${url}/indexes/other`, { method: 'DELETE' })
+  await waitTask(url, ((await removed.json()) as { taskUid: number }).taskUid)
 }
 
 const first = await startServer({ adapter: 'uws', args: ['--search-threads', '0', '--http-payload-size-limit', '2 GiB'] })

@@ -116,6 +116,12 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
         dispatch()
       })
     },
+    forget(indexId) {
+      for (const thread of threads) {
+        if (!thread.holds.delete(indexId)) continue
+        thread.worker.postMessage({ forget: indexId })
+      }
+    },
     async close() {
       closed = true
       for (const pending of queue.splice(0)) pending.reject(new TesseraError('internal', 'The search threads are stopped.'))

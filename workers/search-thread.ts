@@ -12,7 +12,11 @@ const { flag, port } = workerData as { flag: Int32Array; port: MessagePort }
 const held = new Map<number, HeldSource>()
 const reader: { current: DocumentReader } = { current: () => null }
 
-parentPort!.on('message', (message: ThreadMessage) => {
+parentPort!.on('message', (message: ThreadMessage | { forget: number }) => {
+  if ('forget' in message) {
+    held.delete(message.forget)
+    return
+  }
   reader.current = (docids) => {
     Atomics.store(flag, 0, 0)
     parentPort!.postMessage({ id: message.id, read: docids })

@@ -38,7 +38,7 @@ export function checkFacets(names: readonly string[], rules: FilterRule[]): void
 /** The facet paths a requested name covers (filterable ones, present in the index). */
 function pathsFor(name: string, facets: FacetIndex, rules: FilterRule[]): string[] {
   const out: string[] = []
-  for (const path of facets.fields.keys()) {
+  for (const path of facets.paths()) {
     if (!isFilterable(path, rules)) continue
     const hit = name.includes('*') ? matchAttributePattern(name, path) : isFacetedBy(path, name)
     if (hit) out.push(path)

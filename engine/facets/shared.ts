@@ -5,8 +5,9 @@
  * batch copies a field before changing it, draft.ts), so a field's shared form is made once, when a thread first
  * needs it, and kept with the field: a publish that changed one field makes one field's form again, not the index's.
  *
- * The receiving thread rebuilds a field's value maps over the frozen bitmaps once per field (`serial`), and keeps
- * them while the field is published: a thread's maps hold views, never copies of bitmap bytes.
+ * The receiving thread rebuilds a field's value maps over the frozen bitmaps when a search first reads the field,
+ * and keeps them while the field is published (by `serial`): a thread's maps hold views, never copies of bitmap
+ * bytes.
  */
 import roaring from 'roaring'
 import { FROZEN_FORMAT, frozenView } from '../util/frozen-bitmap.js'
@@ -30,8 +31,11 @@ export interface FieldFacetsView {
   length: Uint32Array
   /** The numbers, ascending (as `numberKeys()`). */
   numbers: Float64Array
-  /** UTF-8 of the normalized strings in key order, then of their spellings; `ends[k]`: where string k ends. */
-  text: Uint8Array
+  /**
+   * The normalized strings in key order, then their spellings, end to end as UTF-16 units (as JavaScript holds them:
+   * no encoding on either side, lone surrogates kept); `ends[k]`: where string k ends.
+   */
+  text: Uint16Array
   ends: Uint32Array
 }
 
@@ -68,11 +72,13 @@ export function fieldView(f: FieldFacets): FieldFacetsView {
   })
   const bytes = roaring.bufferAlignedAllocShared(Math.max(ALIGN, used))
   bitmaps.forEach((b, k) => b.serialize(FROZEN_FORMAT, bytes.subarray(at[k]!, at[k]! + length[k]!)))
-  const encoded = [...strings, ...strings.map((k) => f.strings.get(k)!.original)].map((s) => Buffer.from(s, 'utf8'))
-  const ends = sharedArray(Uint32Array, encoded.length)
-  const text = sharedArray(Uint8Array, encoded.reduce((n, b) => n + b.length, 0))
+  const all = [...strings, ...strings.map((k) => f.strings.get(k)!.original)]
+  const ends = sharedArray(Uint32Array, all.length)
   let end = 0
-  encoded.forEach((b, k) => { text.set(b, end); end += b.length; ends[k] = end })
+  all.forEach((s, k) => { end += s.length; ends[k] = end })
+  const text = sharedArray(Uint16Array, end)
+  end = 0
+  for (const s of all) for (let i = 0; i < s.length; i++) text[end++] = s.charCodeAt(i)
   const keys = sharedArray(Float64Array, numbers.length)
   keys.set(numbers)
   view = { serial: ++serials, bytes, at, length, numbers: keys, text, ends }
@@ -92,12 +98,19 @@ export function facetIndexView(index: FacetIndex): FacetIndexView {
   return { config: index.config, fields: [...index.fields].map(([path, f]) => [path, fieldView(f)]), geo }
 }
 
+/** UTF-16 units as one string, in chunks (an argument list has a bound). */
+function unitsToString(units: Uint16Array): string {
+  const CHUNK = 8192
+  let out = ''
+  for (let at = 0; at < units.length; at += CHUNK) out += String.fromCharCode.apply(null, units.subarray(at, at + CHUNK) as unknown as number[])
+  return out
+}
+
 /** A field rebuilt over its shared form: maps of frozen views (no bitmap bytes copied). */
 export function fieldFromView(view: FieldFacetsView): FieldFacets {
   const bitmap = (k: number) => frozenView(view.bytes.subarray(view.at[k]!, view.at[k]! + view.length[k]!))
-  // One copy of the text into this thread's memory: Buffer decodes from an unshared buffer only.
-  const text = Buffer.from(view.text.slice().buffer)
-  const string = (k: number) => text.toString('utf8', k === 0 ? 0 : view.ends[k - 1]!, view.ends[k]!)
+  const text = unitsToString(view.text)
+  const string = (k: number) => text.slice(k === 0 ? 0 : view.ends[k - 1]!, view.ends[k]!)
   const f = new FieldFacets()
   f.exists = bitmap(0)
   f.nulls = bitmap(1)
@@ -116,20 +129,40 @@ export function fieldFromView(view: FieldFacetsView): FieldFacets {
 }
 
 /**
- * A facet index over its shared form. `kept`: this thread's fields rebuilt from earlier views, by serial (read and
- * updated: a field still published is not rebuilt, one no longer published is dropped).
+ * A facet index over its shared form: a field's maps are rebuilt when a search first reads the field (a thread
+ * never pays for the fields its searches do not touch). `kept`: this thread's fields rebuilt from earlier views, by
+ * serial (read and updated: a field still published is not rebuilt, one no longer published is dropped).
  */
 export function facetIndexFromView(view: FacetIndexView, kept: Map<number, FieldFacets> = new Map()): FacetIndex {
-  const fields = new Map<string, FieldFacets>()
-  const serials = new Set<number>()
-  for (const [path, fv] of view.fields) {
-    let f = kept.get(fv.serial)
-    if (!f) { f = fieldFromView(fv); kept.set(fv.serial, f) }
-    fields.set(path, f)
-    serials.add(fv.serial)
-  }
+  const views = new Map(view.fields)
+  const serials = new Set(view.fields.map(([, fv]) => fv.serial))
   for (const serial of kept.keys()) if (!serials.has(serial)) kept.delete(serial)
   const geo = new Map<number, [number, number]>()
   for (let k = 0; k < view.geo.length; k += 3) geo.set(view.geo[k]!, [view.geo[k + 1]!, view.geo[k + 2]!])
-  return new FacetIndex(view.config, fields, geo)
+  return new SharedFacetIndex(view.config, views, kept, geo)
+}
+
+/** A facet index whose fields are rebuilt from their shared form on first read (see `facetIndexFromView`). */
+class SharedFacetIndex extends FacetIndex {
+  constructor(config: FacetConfig, private readonly views: Map<string, FieldFacetsView>, private readonly kept: Map<number, FieldFacets>, geo: Map<number, [number, number]>) {
+    super(config, new Map(), geo)
+  }
+
+  override field(path: string): FieldFacets | undefined {
+    const known = this.fields.get(path)
+    if (known) return known
+    const view = this.views.get(path)
+    if (!view) return undefined
+    let f = this.kept.get(view.serial)
+    if (!f) {
+      f = fieldFromView(view)
+      this.kept.set(view.serial, f)
+    }
+    this.fields.set(path, f)
+    return f
+  }
+
+  override paths(): Iterable<string> {
+    return this.views.keys()
+  }
 }

@@ -15,4 +15,9 @@ export class FacetIndex {
   field(path: string): FieldFacets | undefined {
     return this.fields.get(path)
   }
+
+  /** The faceted paths the index holds values of. */
+  paths(): Iterable<string> {
+    return this.fields.keys()
+  }
 }

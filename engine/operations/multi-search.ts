@@ -62,19 +62,35 @@ export function debugList(items: readonly string[]): string {
   return `[${items.map(quote).join(', ')}]`
 }
 
+/**
+ * The queries run a few at a time (as many as there are search threads, so a multi-search never fills the search
+ * queue alone; one at a time without threads), up to the first with `federationOptions`; the answer is the one of
+ * running them in order: the results, or the error of the first query that fails.
+ */
 async function separateSearches(engine: Engine, queries: MultiSearchQuery[], options: RemoteSearchOptions): Promise<JsonObject> {
+  const refused = queries.findIndex((q) => q.federationOptions !== null)
+  const runnable = refused < 0 ? queries.length : refused
+  const width = Math.max(1, engine.searchThreads?.threads ?? 1)
+  const running: Promise<JsonObject>[] = []
+  const start = (n: number) => {
+    if (n >= runnable) return
+    const { indexUid, query } = queries[n]!
+    running[n] = query.useNetwork === null ? search(engine, indexUid, query) : networkSearch(engine, indexUid, query, options)
+    // Read now so that a failure after an earlier one is not left unhandled.
+    running[n]!.catch(() => {})
+  }
+  for (let n = 0; n < width; n++) start(n)
   const results: JsonObject[] = []
   for (let n = 0; n < queries.length; n++) {
-    const { indexUid, query, federationOptions } = queries[n]!
-    if (federationOptions !== null) {
+    if (n === refused) {
       throw new TesseraError('invalid_multi_search_federation_options', `Inside \`.queries[${n}]\`: Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from query #${n} or add \`federation\` to the request.`)
     }
     try {
-      const result = query.useNetwork === null ? await search(engine, indexUid, query) : await networkSearch(engine, indexUid, query, options)
-      results.push({ indexUid, ...result })
+      results.push({ indexUid: queries[n]!.indexUid, ...(await running[n]!) })
     } catch (err) {
       throw inside(err, n)
     }
+    start(n + width)
   }
   return { results }
 }

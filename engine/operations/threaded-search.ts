@@ -52,6 +52,17 @@ export async function threadedSearch(engine: Engine, uid: string, work: ThreadWo
   return null
 }
 
+/** Views of indexes deleted since they were handed out: dropped here and on the threads, so their memory can go. */
+function forgetDeleted(engine: Engine, held: Map<number, unknown>): void {
+  if (held.size === 0) return
+  const live = new Set(engine.catalog.list().map((meta) => meta.id))
+  for (const indexId of held.keys()) {
+    if (live.has(indexId)) continue
+    held.delete(indexId)
+    engine.searchThreads?.forget(indexId)
+  }
+}
+
 function onThread(work: ThreadWork): boolean {
   const query = work.kind === 'search' ? work.query : work.request.search
   if (work.kind === 'search' && (searchKind(query) !== 'keyword' || query.retrieveVectors)) return false
@@ -81,6 +92,7 @@ async function publishedView(engine: Engine, uid: string): Promise<{ indexId: nu
     const serial = [uid, idOf(inverted), inverted.version, idOf(state), idOf(facets), idOf(settings), containsFilter].join('.')
     let held = heldViews.get(engine)
     if (!held) heldViews.set(engine, (held = new Map()))
+    forgetDeleted(engine, held)
     let current = held.get(meta.id)
     if (current?.serial !== serial) {
       current = {

@@ -30,9 +30,11 @@ export function sourceFromView(view: SourceView, facetFields: Map<number, FieldF
     inverted: InvertedIndex.fromView(view.inverted),
     live,
     fetch(docids) {
-      const read_ = read(docids)
-      if (!read_) throw new StaleView()
-      const { bytes, ends } = read_
+      // No hits to show (`limit: 0`, nothing matched): no turn of the HTTP thread.
+      if (docids.length === 0) return []
+      const found = read(docids)
+      if (!found) throw new StaleView()
+      const { bytes, ends } = found
       return Array.from(ends, (end, k) => decodeDocument(bytes.subarray(k === 0 ? 0 : ends[k - 1]!, end)))
     },
     fieldNames: () => view.fieldNames,

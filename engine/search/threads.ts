@@ -67,5 +67,7 @@ export interface SearchThreads {
    * and with an `internal` error when the thread running it dies (the pool starts another in its place).
    */
   run(job: ThreadJob, read: DocumentReader): Promise<ThreadAnswer>
+  /** Threads drop what they hold of an index (deleted: its views would otherwise stay alive in them). */
+  forget(indexId: number): void
   close(): Promise<void>
 }

@@ -255,10 +255,19 @@ const settingsKey = (indexId: number) => keys.indexKey(indexId, 'settings')
 
 /** The settings of an index: defaults for an index with nothing stored (and for fields added since). */
 export function readSettings(store: Store, indexId: number): Settings {
-  const raw = store.get('settings', settingsKey(indexId))
-  if (!raw) return defaultSettings()
+  return settingsFromText(storedSettingsText(store, indexId))
+}
+
+/** An index's settings record as stored (null: none, the defaults). */
+export function storedSettingsText(store: Store, indexId: number): string | null {
+  return store.get('settings', settingsKey(indexId))?.toString('utf8') ?? null
+}
+
+/** The settings of a stored record (`storedSettingsText`). */
+export function settingsFromText(text: string | null): Settings {
+  if (text === null) return defaultSettings()
   // JSON, not msgpack: user-named keys (synonyms, embedders, headers) must round-trip as they are, `__proto__` included.
-  return { ...defaultSettings(), ...(JSON.parse(raw.toString('utf8')) as Partial<Settings>) }
+  return { ...defaultSettings(), ...(JSON.parse(text) as Partial<Settings>) }
 }
 
 /** The write that stores an index's settings (one record), to commit with the task. */

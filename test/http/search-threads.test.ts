@@ -48,6 +48,12 @@ t.test('threads answer as the HTTP thread does', async (t) => {
   const multi = { queries: SEARCHES.slice(0, 4).map((q) => ({ indexUid: 'books', ...q })) }
   t.equal(await ask(threaded.url, '/multi-search', multi), await ask(here.url, '/multi-search', multi), 'multi-search')
   t.equal(await ask(threaded.url, '/indexes/missing/search', { q: 'x' }), await ask(here.url, '/indexes/missing/search', { q: 'x' }), 'a missing index')
+  // Queries of a multi-search run side by side on threads: the error is still the first failing query's.
+  const failing = { queries: [{ indexUid: 'books', q: 'apple' }, { indexUid: 'books', q: 'x', filter: 'color =' }, { indexUid: 'missing', q: 'x' }] }
+  t.equal(await ask(threaded.url, '/multi-search', failing), await ask(here.url, '/multi-search', failing), 'multi-search: the first failing query')
+  const refused = { queries: [{ indexUid: 'books', q: 'apple' }, { indexUid: 'books', q: 'x', federationOptions: { weight: 2 } }, { indexUid: 'missing' }] }
+  t.equal(await ask(threaded.url, '/multi-search', refused), await ask(here.url, '/multi-search', refused), 'multi-search: federationOptions refused')
+  t.match(await ask(threaded.url, '/multi-search', failing), /^400 .*Inside `\.queries\[1\]`/)
 })
 
 t.test('a search sees one publish or the next, never a mix, under concurrent searches and publishes', async (t) => {

@@ -7,6 +7,7 @@ import { parentPort } from 'node:worker_threads'
 import type { ThreadMessage } from '../../engine/search/thread-run.js'
 
 parentPort!.on('message', (m: ThreadMessage) => {
+  if (!m.work) return
   const q = m.work.kind === 'search' ? m.work.query.q : null
   if (q === 'die') process.exit(3)
   if (q === 'hold') Atomics.wait((m.view as unknown as { gate: Int32Array }).gate, 0, 0)

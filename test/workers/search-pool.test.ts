@@ -59,6 +59,8 @@ t.test('a view goes to a thread only when it does not hold it yet', async (t) =>
   const views = []
   for (const serial of ['a', 'a', 'b', 'b', 'a']) views.push((response(await threads.run(job('echo', serial), noRead)) as { view: string }).view)
   t.same(views, ['posted', 'held', 'posted', 'held', 'posted'])
+  threads.forget(1)
+  t.same(response(await threads.run(job('echo', 'a'), noRead)), { q: 'echo', view: 'posted' }, 'a forgotten index: its view is posted again')
 })
 
 t.test('closing rejects the searches still waiting', async (t) => {

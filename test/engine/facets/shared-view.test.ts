@@ -17,7 +17,7 @@ import { seededRandom } from '../../helpers/random.js'
 const { RoaringBitmap32 } = roaring
 const settings = { ...defaultSettings(), filterableAttributes: ['color', 'price', 'tags', '_geo'], sortableAttributes: ['price', 'color'] }
 const config = facetConfig(settings)
-const COLORS = ['Red', 'red ', 'Blue', 'vert', 'Été', 'ÉTÉ', '', 'x'.repeat(300)]
+const COLORS = ['Red', 'red ', 'Blue', 'vert', 'Été', 'ÉTÉ', '', 'x'.repeat(300), 'lone \ud800 surrogate', '😀 emoji', 'z'.repeat(9000)]
 const FILTERS = ['color = red', 'color != blue', 'price > 3', 'price 2 TO 7', 'tags IN [a, c]', 'tags IS EMPTY', 'color IS NULL',
   'price NOT EXISTS', 'color STARTS WITH v', 'color > blue', '_geoRadius(1, 1, 300000)', 'price >= 1 AND (color = ete OR tags = b)']
 
@@ -58,7 +58,11 @@ t.test('an index rebuilt from its shared form answers as the original', async (t
   for (let d = 0; d < 50; d++) next.add(400 + d, { price: 100 + d })
   const published = next.result()
   const kept = new Map()
-  const rebuiltColor = facetIndexFromView(view, kept).field('color')
+  const lazy = facetIndexFromView(view, kept)
+  t.equal(kept.size, 0, 'no field is rebuilt before a search reads it')
+  const rebuiltColor = lazy.field('color')
+  t.equal(kept.size, 1, 'reading one field rebuilds that one')
+  t.same([...lazy.paths()], [...index.paths()], 'every path is listed')
   const after = facetIndexView(published)
   const serial = (v: typeof view, path: string) => v.fields.find(([p]) => p === path)![1].serial
   t.equal(serial(after, 'color'), serial(view, 'color'), 'an unchanged field keeps its shared form')
