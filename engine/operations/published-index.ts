@@ -11,7 +11,7 @@ import type { DocState } from '../documents/store.js'
 import { facetConfig, type FacetIndex } from '../facets/index.js'
 import { evaluateFilter } from '../facets/filter.js'
 import { matches, type FilterExpression } from '../filter/index.js'
-import type { Bitmap } from '../inverted/index.js'
+import type { Bitmap, InvertedIndex } from '../inverted/index.js'
 import type { ErrorCode } from '../errors/index.js'
 import { vectorFilter } from '../vectors/filter.js'
 import { namesShard, withShardFacet } from './shard-facet.js'
@@ -40,6 +40,29 @@ export function publishedIndex(engine: Engine, uid: string): PublishedIndex {
   return {
     meta, settings, state, facets,
     filter: async (expr) => filterWith(engine, meta, settings, await facets(), state.live, expr, await engine.vectors.get(meta.id), 'invalid_document_filter'),
+  }
+}
+
+/** An index's published views, loaded, all of one publish. */
+export interface LoadedIndex {
+  index: PublishedIndex
+  inverted: InvertedIndex
+  facets: FacetIndex
+}
+
+/**
+ * The published views of an index, loaded (the first search after a start loads the inverted index; a facet index
+ * may be built under writes). A batch may publish while they load: they are then read again, so a search never
+ * pairs one publish's documents with another's postings or facets (every publish replaces the documents' state or
+ * the settings).
+ */
+export async function loadedIndex(engine: Engine, uid: string): Promise<LoadedIndex> {
+  for (;;) {
+    const index = publishedIndex(engine, uid)
+    const inverted = await engine.inverted.get(index.meta.id)
+    const facets = await index.facets()
+    const current = publishedIndex(engine, uid)
+    if (current.meta.id === index.meta.id && current.state === index.state && current.settings === index.settings) return { index, inverted, facets }
   }
 }
 

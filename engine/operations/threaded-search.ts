@@ -6,13 +6,14 @@
  */
 import type { Engine } from '../engine.js'
 import { TesseraError } from '../errors/index.js'
-import { facetConfig, facetIndexView } from '../facets/index.js'
+import { facetIndexView } from '../facets/index.js'
 import { parseFilter } from '../filter/index.js'
 import type { JsonObject } from '../json/value.js'
 import { searchKind } from '../search/request.js'
 import type { DocState } from '../documents/store.js'
 import type { DocumentReader, SourceView, ThreadWork } from '../search/threads.js'
 import { namesShard } from './shard-facet.js'
+import { loadedIndex } from './published-index.js'
 
 /** Runs of a search on threads before it runs here (each run after the first: its documents changed meanwhile). */
 const THREAD_RUNS = 3
@@ -76,34 +77,24 @@ function onThread(work: ThreadWork): boolean {
   }
 }
 
-/**
- * The index's published views as one consistent state, and what identifies it: read again when a publish came while
- * the inverted index or the facets were being loaded (every publish replaces the documents' state or the settings).
- */
+/** The index's published views as one consistent state (published-index.ts), and what identifies it. */
 async function publishedView(engine: Engine, uid: string): Promise<{ indexId: number; serial: string; view: SourceView; state: DocState }> {
-  for (;;) {
-    const meta = engine.index(uid)
-    const settings = engine.settings.of(meta.id)
-    const state = engine.documents.state(meta.id)
-    const inverted = await engine.inverted.get(meta.id)
-    const facets = await engine.facets.get(meta.id, facetConfig(settings))
-    if (engine.index(uid).id !== meta.id || engine.settings.of(meta.id) !== settings || engine.documents.state(meta.id) !== state) continue
-    const containsFilter = engine.features.isEnabled('containsFilter')
-    const serial = [uid, idOf(inverted), inverted.version, idOf(state), idOf(facets), idOf(settings), containsFilter].join('.')
-    let held = heldViews.get(engine)
-    if (!held) heldViews.set(engine, (held = new Map()))
-    forgetDeleted(engine, held)
-    let current = held.get(meta.id)
-    if (current?.serial !== serial) {
-      current = {
-        serial,
-        view: {
-          uid, indexId: meta.id, settings, inverted: inverted.view(), liveBytes: state.liveBytes,
-          fieldNames: [...state.fields.keys()], facets: facetIndexView(facets), containsFilter,
-        },
-      }
-      held.set(meta.id, current)
+  const { index: { meta, settings, state }, inverted, facets } = await loadedIndex(engine, uid)
+  const containsFilter = engine.features.isEnabled('containsFilter')
+  const serial = [uid, idOf(inverted), inverted.version, idOf(state), idOf(facets), idOf(settings), containsFilter].join('.')
+  let held = heldViews.get(engine)
+  if (!held) heldViews.set(engine, (held = new Map()))
+  forgetDeleted(engine, held)
+  let current = held.get(meta.id)
+  if (current?.serial !== serial) {
+    current = {
+      serial,
+      view: {
+        uid, indexId: meta.id, settings, inverted: inverted.view(), liveBytes: state.liveBytes,
+        fieldNames: [...state.fields.keys()], facets: facetIndexView(facets), containsFilter,
+      },
     }
-    return { indexId: meta.id, serial, view: current.view, state }
+    held.set(meta.id, current)
   }
+  return { indexId: meta.id, serial, view: current.view, state }
 }
