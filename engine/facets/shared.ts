@@ -10,7 +10,7 @@
  * bytes.
  */
 import roaring from 'roaring'
-import { FROZEN_FORMAT, frozenView } from '../util/frozen-bitmap.js'
+import { FROZEN_ALIGNMENT as ALIGN, FROZEN_FORMAT, frozenAligned as aligned, frozenView } from '../util/frozen-bitmap.js'
 import { sharedArray } from '../util/shared.js'
 import type { FacetConfig } from './config.js'
 import { FieldFacets } from './field-facets.js'
@@ -18,8 +18,6 @@ import { FacetIndex } from './view.js'
 
 type Bitmap = InstanceType<typeof roaring.RoaringBitmap32>
 
-/** The alignment the frozen format needs. */
-const ALIGN = 32
 
 /** One field's facets as another thread is handed them (arrays over SharedArrayBuffers, never changed). */
 export interface FieldFacetsView {
@@ -50,10 +48,6 @@ export interface FacetIndexView {
 let serials = 0
 const fieldViews = new WeakMap<FieldFacets, FieldFacetsView>()
 const geoViews = new WeakMap<Map<number, [number, number]>, Float64Array>()
-
-function aligned(n: number): number {
-  return (n + ALIGN - 1) & ~(ALIGN - 1)
-}
 
 /** The shared form of a published field (made on the first call, then kept with the field). */
 export function fieldView(f: FieldFacets): FieldFacetsView {

@@ -12,14 +12,12 @@
  * cache) is collected.
  */
 import roaring from 'roaring'
-import { FROZEN_FORMAT as FROZEN, frozenView } from '../util/frozen-bitmap.js'
+import { FROZEN_FORMAT as FROZEN, frozenAligned as aligned, frozenView } from '../util/frozen-bitmap.js'
 import { sharedArray, sharedCopy } from '../util/shared.js'
 import { grown } from '../util/typed.js'
 
 type Bitmap = InstanceType<typeof roaring.RoaringBitmap32>
 
-/** The alignment the frozen format needs. */
-const ALIGN = 32
 
 /** A published arena as another thread is handed it (arrays over SharedArrayBuffers, read only). */
 export interface BitmapArenaView {
@@ -28,10 +26,6 @@ export interface BitmapArenaView {
   at: Uint32Array
   /** Word id → byte length of its bitmap (0: none). */
   length: Uint32Array
-}
-
-function aligned(n: number): number {
-  return (n + ALIGN - 1) & ~(ALIGN - 1)
 }
 
 export class BitmapArena {

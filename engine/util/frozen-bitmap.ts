@@ -12,6 +12,14 @@ type Bitmap = InstanceType<typeof RoaringBitmap32>
 /** The binding's frozen format (the native layout of this platform; never stored or sent off the machine). */
 export const FROZEN_FORMAT = 'unsafe_frozen_croaring'
 
+/** The alignment the frozen format needs: each frozen bitmap in an arena starts at a multiple of it. */
+export const FROZEN_ALIGNMENT = 32
+
+/** `n` rounded up to the frozen format's alignment (where the next bitmap of an arena may start). */
+export function frozenAligned(n: number): number {
+  return (n + FROZEN_ALIGNMENT - 1) & ~(FROZEN_ALIGNMENT - 1)
+}
+
 /** A bitmap frozen in shared memory, and its bytes (what another thread is handed). */
 export interface SharedBitmap {
   bitmap: Bitmap
