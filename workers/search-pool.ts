@@ -102,12 +102,18 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
     }
   }
 
-  for (let i = 0; i < options.threads; i++) threads.push(start())
+  // Threads start with the first search, not with the service: a server that never searches (an ingestion node, a
+  // test) does not pay for loading the engine in each of them.
+  let started = false
 
   return {
     threads: options.threads,
     run(job, read) {
       if (closed) return Promise.reject(new TesseraError('internal', 'The search threads are stopped.'))
+      if (!started) {
+        started = true
+        for (let i = 0; i < options.threads; i++) threads.push(start())
+      }
       if (queue.length >= options.queueSize) {
         return Promise.reject(new TesseraError('too_many_search_requests', `Too many search requests running at the same time: ${options.queueSize}. Retry after 10s.`))
       }
