@@ -68,7 +68,9 @@ function onThread(work: ThreadWork): boolean {
   const query = work.kind === 'search' ? work.query : work.request.search
   if (work.kind === 'search' && (searchKind(query) !== 'keyword' || query.retrieveVectors)) return false
   // `_shard` is computed from the primary keys here (shard-facet.ts). A filter that does not parse fails on the
-  // thread, in the order the search checks its parameters.
+  // thread, in the order the search checks its parameters. Only a filter whose text names `_shard` is parsed here
+  // (the thread parses it anyway).
+  if (query.filter === null || query.filter === undefined || !JSON.stringify(query.filter).includes('_shard')) return true
   try {
     const expr = parseFilter(query.filter, 'invalid_search_filter')
     return !(expr && namesShard(expr))
