@@ -8,7 +8,7 @@
  * Kept in the `meta` column under one key, written in the move's own batch (scheduler/topology-change.ts); records
  * whose tasks are all applied are dropped by the next move (every task before a move is applied when it runs).
  */
-import { keys, type Store, type WriteOp } from '../storage/index.js'
+import { decode, encode, keys, type Store, type WriteOp } from '../storage/index.js'
 
 const STORE_KEY = keys.utf8('settledDocuments')
 
@@ -27,7 +27,7 @@ export class SettledDocuments {
 
   constructor(store: Store) {
     const raw = store.get('meta', STORE_KEY)
-    const stored = raw ? JSON.parse(Buffer.from(raw).toString('utf8')) as SettledRecord[] : []
+    const stored = raw ? readRecords(raw) : []
     this.records = stored.map((r) => ({ indexUid: r.indexUid, through: r.through, ids: new Set(r.ids) }))
   }
 
@@ -39,9 +39,9 @@ export class SettledDocuments {
     const kept = this.records.filter((r) => r.through > now)
     const next = [...kept, ...added.map((r) => ({ indexUid: r.indexUid, through: r.through, ids: new Set(r.ids) }))]
     if (next.length === 0 && this.records.length === 0) return { ops: [], publish: () => {} }
-    const value = JSON.stringify(next.map((r) => ({ indexUid: r.indexUid, through: r.through, ids: [...r.ids] })))
+    const value = encode(next.map((r): SettledRecord => ({ indexUid: r.indexUid, through: r.through, ids: [...r.ids] })))
     return {
-      ops: [{ column: 'meta', key: STORE_KEY, value: Buffer.from(value) }],
+      ops: [{ column: 'meta', key: STORE_KEY, value }],
       publish: () => { this.records = next },
     }
   }
@@ -59,4 +59,13 @@ export class SettledDocuments {
     if (sets.length === 0) return null
     return (id) => sets.some((s) => s.has(id))
   }
+}
+
+/**
+ * The stored records: the storage's codec, or JSON text as the first builds wrote them (a JSON array starts with
+ * `[`, which msgpack reads as the number 91, never as an array, so the two cannot be confused).
+ */
+function readRecords(raw: Uint8Array): SettledRecord[] {
+  if (raw[0] === 0x5b) return JSON.parse(Buffer.from(raw).toString('utf8')) as SettledRecord[]
+  return decode<SettledRecord[]>(raw)
 }
