@@ -42,13 +42,30 @@ export function otherCpuPercent(systemMs: number | null, serverMs: number | null
  * but idle and iowait. With processCpuMs it tells how much CPU other processes took during a window.
  */
 export function systemBusyMs(): number | null {
+  const f = machineTicks()
+  if (f === null) return null
+  const [user, nice, system, , , irq, softirq, steal] = f
+  return (user + nice + system + irq + softirq + steal) * 10
+}
+
+/**
+ * CPU time (ms, summed over all cores) the whole machine has spent idle so far with nothing waiting on a disk
+ * (/proc/stat's idle, without iowait): time in which a runnable thread would have run.
+ */
+export function systemIdleMs(): number | null {
+  const f = machineTicks()
+  return f === null ? null : f[3] * 10
+}
+
+type MachineTicks = [number, number, number, number, number, number, number, number]
+
+/** The first line of /proc/stat: user nice system idle iowait irq softirq steal (guest time is already in user). */
+function machineTicks(): MachineTicks | null {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!
-    // cpu  user nice system idle iowait irq softirq steal guest guest_nice (guest time is already in user)
     const f = line.trim().split(/\s+/).slice(1, 9).map(Number)
     if (f.length < 8 || f.some((n) => !Number.isFinite(n))) return null
-    const [user, nice, system, , , irq, softirq, steal] = f as [number, number, number, number, number, number, number, number]
-    return (user + nice + system + irq + softirq + steal) * 10
+    return f as MachineTicks
   } catch {
     return null
   }

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { processCpuMs } from './cpu.js'
+import { processCpuMs, systemIdleMs } from './cpu.js'
 import { call, type Endpoint } from './requests.js'
 
 /**
@@ -54,10 +54,21 @@ export interface TaskWaitOptions {
   /**
    * The wait fails early as stalled when the tasks are still unfinished and the server used less than
    * `stallCpuPercent` % of a core over the last `stallMs` (answering the polls takes ~2 %; a batch being
-   * computed takes 90 % or more, RocksDB's background compactions after it some tens of %).
+   * computed takes 90 % or more, RocksDB's background compactions after it some tens of %) while the machine had
+   * at least half a core idle: a server starved of CPU on a saturated machine (a load average of 17 on 2 cores gave
+   * a batch 15 % of a core) or waiting on a busy disk (its fsync: iowait, not idle) is slow, not hung, and is left
+   * to `taskTimeoutMs`.
    */
   stallMs: number
   stallCpuPercent: number
+}
+
+/**
+ * Whether a server that used `serverPercent` % of a core over a window, while the machine had `idleCores` cores
+ * idle with nothing waiting on a disk (null: unknown), looks hung rather than starved or waiting on I/O.
+ */
+export function looksHung(serverPercent: number, idleCores: number | null, stallCpuPercent: number): boolean {
+  return serverPercent < stallCpuPercent && (idleCores === null || idleCores >= 0.5)
 }
 
 /** The stall detection every indexing wait uses. */
@@ -70,8 +81,8 @@ export const STALL_DETECTION: Pick<TaskWaitOptions, 'stallMs' | 'stallCpuPercent
 export async function waitForTasks(server: Endpoint & { pid: number | null }, uids: number[], options: TaskWaitOptions): Promise<{ tasks: TaskView[]; at: number; wallAt: number }> {
   const { pollMs, taskTimeoutMs: timeoutMs, stallMs, stallCpuPercent } = options
   const deadline = performance.now() + timeoutMs
-  // Server CPU samples [time, cpu ms], to tell a slow batch from a hung one.
-  const cpu: [number, number][] = []
+  // Server CPU and machine idle samples [time, server cpu ms, machine idle ms], to tell a slow batch from a hung one.
+  const cpu: [number, number, number | null][] = []
   const path = uids.length === 1 ? `/tasks/${uids[0]}` : `/tasks?uids=${uids.join(',')}&limit=${uids.length}`
   let last: TaskView[] = []
   while (true) {
@@ -85,12 +96,14 @@ export async function waitForTasks(server: Endpoint & { pid: number | null }, ui
     if (at > deadline) throw new Error(`tasks not finished after ${timeoutMs / 1000} s: ${state}`)
     const used = server.pid === null ? null : processCpuMs(server.pid)
     if (used !== null) {
-      cpu.push([at, used])
+      const idle = systemIdleMs()
+      cpu.push([at, used, idle])
       while (cpu.length > 1 && at - cpu[1]![0] >= stallMs) cpu.shift()
-      const [t0, c0] = cpu[0]!
+      const [t0, c0, idle0] = cpu[0]!
       const percent = (100 * (used - c0)) / (at - t0)
-      if (at - t0 >= stallMs && percent < stallCpuPercent) {
-        throw new Error(`stalled: tasks ${state}, and the server used ${percent.toFixed(0)} % of a core over the last ${(stallMs / 1000).toFixed(0)} s (a hung batch? errors the scheduler logs below WARN are not shown: rerun the server with --log-level INFO)`)
+      const idleCores = idle === null || idle0 === null ? null : (idle - idle0) / (at - t0)
+      if (at - t0 >= stallMs && looksHung(percent, idleCores, stallCpuPercent)) {
+        throw new Error(`stalled: tasks ${state}, and the server used ${percent.toFixed(0)} % of a core over the last ${(stallMs / 1000).toFixed(0)} s while ${idleCores === null ? 'the machine' : `${idleCores.toFixed(1)} cores`} sat idle (a hung batch? errors the scheduler logs below WARN are not shown: rerun the server with --log-level INFO)`)
       }
     }
     await sleep(pollMs)
