@@ -7,6 +7,7 @@
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads'
 import { runOnThread, type HeldSource, type ThreadMessage } from '../engine/search/thread-run.js'
 import type { DocumentReader } from '../engine/search/threads.js'
+import { collectSoon } from './thread-garbage.js'
 
 const { flag, port } = workerData as { flag: Int32Array; port: MessagePort }
 const held = new Map<number, HeldSource>()
@@ -15,6 +16,7 @@ const reader: { current: DocumentReader } = { current: () => null }
 parentPort!.on('message', (message: ThreadMessage | { forget: number }) => {
   if ('forget' in message) {
     held.delete(message.forget)
+    collectSoon()
     return
   }
   reader.current = (docids) => {
@@ -27,4 +29,6 @@ parentPort!.on('message', (message: ThreadMessage | { forget: number }) => {
     }
   }
   parentPort!.postMessage({ id: message.id, answer: runOnThread(held, message, reader) })
+  // A message with a view replaced the index's previous one: its shared buffers go only when this thread collects.
+  if (message.view) collectSoon()
 })
