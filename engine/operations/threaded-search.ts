@@ -4,6 +4,7 @@
  * documents read for them, and the search run again when the documents changed under it (three times, then here).
  * Semantic and hybrid searches, `retrieveVectors`, `_shard` filters and filters a thread cannot evaluate stay here.
  */
+import { performance } from 'node:perf_hooks'
 import type { Engine } from '../engine.js'
 import { TesseraError } from '../errors/index.js'
 import { facetIndexView } from '../facets/index.js'
@@ -29,12 +30,19 @@ const idOf = (o: object): number => {
 /** The latest view handed out per engine and index. */
 const heldViews = new WeakMap<Engine, Map<number, { serial: string; view: SourceView }>>()
 
-/** The answer of a search run on a thread; null: it runs on the HTTP thread (no threads, or one it needs). */
-export async function threadedSearch(engine: Engine, uid: string, work: ThreadWork): Promise<JsonObject | null> {
+/**
+ * The answer of a search run on a thread; null: it runs on the HTTP thread (no threads, or one it needs). Its
+ * `processingTimeMs` and `searchCutoffMs` budget count from `start` (performance clock), else from its first
+ * hand-over to the threads (as a search on the HTTP thread counts from when its index is loaded), so the time it
+ * waits for a free thread, and its runs again on newer views, are counted.
+ */
+export async function threadedSearch(engine: Engine, uid: string, work: ThreadWork, start?: number): Promise<JsonObject | null> {
   const threads = engine.searchThreads
   if (!threads || !onThread(work)) return null
+  let startedAt = start === undefined ? null : performance.timeOrigin + start
   for (let run = 0; run < THREAD_RUNS; run++) {
     const { indexId, serial, view, state } = await publishedView(engine, uid)
+    startedAt ??= performance.timeOrigin + performance.now()
     const read: DocumentReader = (docids) => {
       if (engine.documents.state(indexId) !== state) return null
       const docs = engine.documents.getManyStored(indexId, docids)
@@ -44,7 +52,7 @@ export async function threadedSearch(engine: Engine, uid: string, work: ThreadWo
       docs.forEach((d, k) => { bytes.set(d, end); end += d.length; ends[k] = end })
       return { bytes, ends }
     }
-    const answer = await threads.run({ indexId, serial, view, work }, read)
+    const answer = await threads.run({ indexId, serial, view, work, startedAt }, read)
     if ('response' in answer) return answer.response
     if ('error' in answer) throw new TesseraError(answer.error.code, answer.error.message, answer.error.status)
     if ('failure' in answer) throw new Error(answer.failure)
