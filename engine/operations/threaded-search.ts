@@ -61,15 +61,22 @@ export async function threadedSearch(engine: Engine, uid: string, work: ThreadWo
   return null
 }
 
-/** Views of indexes deleted since they were handed out: dropped here and on the threads, so their memory can go. */
-function forgetDeleted(engine: Engine, held: Map<number, unknown>): void {
-  if (held.size === 0) return
-  const live = new Set(engine.catalog.list().map((meta) => meta.id))
-  for (const indexId of held.keys()) {
-    if (live.has(indexId)) continue
-    held.delete(indexId)
-    engine.searchThreads?.forget(indexId)
-  }
+/**
+ * The views handed out for an engine; made with its first threaded search. An index's view is dropped, here and on
+ * the threads, when the catalog publishes its deletion (a view otherwise keeps the index's memory alive).
+ */
+function heldViewsOf(engine: Engine): Map<number, { serial: string; view: SourceView }> {
+  let held = heldViews.get(engine)
+  if (held) return held
+  const views = (held = new Map())
+  heldViews.set(engine, views)
+  engine.catalog.onDropped((ids) => {
+    for (const indexId of ids) {
+      if (!views.delete(indexId)) continue
+      engine.searchThreads?.forget(indexId)
+    }
+  })
+  return views
 }
 
 function onThread(work: ThreadWork): boolean {
@@ -92,9 +99,7 @@ async function publishedView(engine: Engine, uid: string): Promise<{ indexId: nu
   const { index: { meta, settings, state }, inverted, facets } = await loadedIndex(engine, uid)
   const containsFilter = engine.features.isEnabled('containsFilter')
   const serial = [uid, idOf(inverted), inverted.version, idOf(state), idOf(facets), idOf(settings), containsFilter].join('.')
-  let held = heldViews.get(engine)
-  if (!held) heldViews.set(engine, (held = new Map()))
-  forgetDeleted(engine, held)
+  const held = heldViewsOf(engine)
   let current = held.get(meta.id)
   if (current?.serial !== serial) {
     current = {
