@@ -36,6 +36,12 @@ export interface Config {
   testBatchGate: string | null
   /** Test hook (env `TESSERA_TEST_NETWORK_ANSWER_GATE` only): while this file exists, a `PATCH /network` answer waits. */
   testNetworkAnswerGate: string | null
+  /**
+   * Test hooks (env `TESSERA_TEST_SEARCH_THREAD_GATE` and `TESSERA_TEST_SEARCH_THREAD_EXIT` only): a file while which
+   * search threads hold before each search; a query text whose keyword search makes its thread exit mid-search.
+   */
+  testSearchThreadGate: string | null
+  testSearchThreadExit: string | null
   /** Diagnostic (env `TESSERA_MEMORY_LOG_MS` only): log the process's memory (RSS, V8 heap, external) this often. */
   memoryLogMs: number
   /** Diagnostic (env `TESSERA_ROCKSDB_LOG=info` only): RocksDB writes its flush and compaction events to `db/LOG`. */
@@ -280,6 +286,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       preview: envValue === 'development' && !noPreview,
       testBatchGate: env.TESSERA_TEST_BATCH_GATE || null,
       testNetworkAnswerGate: env.TESSERA_TEST_NETWORK_ANSWER_GATE || null,
+      testSearchThreadGate: env.TESSERA_TEST_SEARCH_THREAD_GATE || null,
+      testSearchThreadExit: env.TESSERA_TEST_SEARCH_THREAD_EXIT || null,
       memoryLogMs: wholeNumber('TESSERA_MEMORY_LOG_MS', env.TESSERA_MEMORY_LOG_MS, 0),
       storageLog: storageLogLevel(env.TESSERA_ROCKSDB_LOG),
       embedders: embedderRuntime(get, dbPath),

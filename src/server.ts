@@ -47,7 +47,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await pool.close()
     throw err
   }
-  const searchThreads = config.searchThreads > 0 ? createSearchThreads({ threads: config.searchThreads, queueSize: config.searchQueueSize }) : undefined
+  const searchThreads = config.searchThreads > 0 ? createSearchThreads({
+    threads: config.searchThreads, queueSize: config.searchQueueSize,
+    hooks: { gate: config.testSearchThreadGate, exitOn: config.testSearchThreadExit },
+  }) : undefined
   const engine = await Engine.open({
     path: resolve(config.dbPath), pool, searchThreads, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), vectorSearch: config.vectorSearch,
     batchHeldWhile: config.testBatchGate === null ? undefined : heldWhileExists(config.testBatchGate),

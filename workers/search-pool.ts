@@ -6,6 +6,8 @@
  * one. The queue is bounded: past `queueSize` waiting jobs a search is refused with `too_many_search_requests`
  * (503), as Meilisearch's `--experimental-search-queue-size` does.
  */
+import { writeFileSync } from 'node:fs'
+import { performance } from 'node:perf_hooks'
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
 import { TesseraError } from '../engine/errors/index.js'
 import type { DocumentReader, SearchThreads, ThreadAnswer, ThreadJob } from '../engine/search/threads.js'
@@ -18,6 +20,19 @@ export interface SearchPoolOptions {
   queueSize: number
   /** The thread's module (tests start threads of their own). */
   filename?: URL
+  /** Test hooks (src/config.ts): see SearchThreadHooks. */
+  hooks?: SearchThreadHooks
+}
+
+/**
+ * Test hooks, from the environment only (`TESSERA_TEST_SEARCH_THREAD_GATE`, `TESSERA_TEST_SEARCH_THREAD_EXIT`).
+ * `gate`: a file; while it exists each thread waits before its next search, and a search that has to wait in the
+ * queue makes `<gate>.queued` (a test knows it is queued behind a held one). `exitOn`: a thread whose keyword search
+ * has this `q` exits in the middle of it, when it asks for its hits' documents (a real thread dying mid-search).
+ */
+export interface SearchThreadHooks {
+  gate?: string | null
+  exitOn?: string | null
 }
 
 interface Pending {
@@ -36,6 +51,13 @@ interface Thread {
   /** The view serial this thread holds per index. */
   holds: Map<number, string>
   running: Pending | null
+  /**
+   * When the thread had loaded its modules (it posts so first; common clock: `performance.timeOrigin + now`), null
+   * before: jobs go only to ready threads. A search that joined the queue before its thread was ready counts its
+   * time from then: loading the engine in a new thread (the first search starts them; a dead one is replaced) is not
+   * the search's time.
+   */
+  readyAt: number | null
 }
 
 export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
@@ -48,9 +70,15 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
   const start = (): Thread => {
     const flag = new Int32Array(new SharedArrayBuffer(4))
     const channel = new MessageChannel()
-    const worker = new Worker(filename, { workerData: { flag, port: channel.port2 }, transferList: [channel.port2] })
-    const thread: Thread = { worker, flag, port: channel.port1, holds: new Map(), running: null }
-    worker.on('message', (m: { id: number; read?: number[]; answer?: ThreadAnswer }) => {
+    const hooks = { gate: options.hooks?.gate ?? null, exitOn: options.hooks?.exitOn ?? null }
+    const worker = new Worker(filename, { workerData: { flag, port: channel.port2, hooks }, transferList: [channel.port2] })
+    const thread: Thread = { worker, flag, port: channel.port1, holds: new Map(), running: null, readyAt: null }
+    worker.on('message', (m: { ready?: true; id: number; read?: number[]; answer?: ThreadAnswer }) => {
+      if (m.ready) {
+        thread.readyAt = performance.timeOrigin + performance.now()
+        dispatch()
+        return
+      }
       const pending = thread.running
       if (!pending || pending.id !== m.id) return
       if (m.read) {
@@ -89,10 +117,11 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
   const dispatch = () => {
     for (const thread of threads) {
       if (queue.length === 0) return
-      if (thread.running) continue
+      if (thread.running || thread.readyAt === null) continue
       const pending = queue.shift()!
       const { job } = pending
-      const message: ThreadMessage = { id: pending.id, indexId: job.indexId, serial: job.serial, work: job.work }
+      const startedAt = Math.max(job.startedAt, thread.readyAt)
+      const message: ThreadMessage = { id: pending.id, indexId: job.indexId, serial: job.serial, work: job.work, startedAt }
       if (thread.holds.get(job.indexId) !== job.serial) {
         message.view = job.view
         thread.holds.set(job.indexId, job.serial)
@@ -120,6 +149,7 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
       return new Promise<ThreadAnswer>((resolve, reject) => {
         queue.push({ id: ++nextId, job, read, resolve, reject })
         dispatch()
+        if (options.hooks?.gate && queue.length > 0) writeFileSync(`${options.hooks.gate}.queued`, '')
       })
     },
     forget(indexId) {

@@ -4,12 +4,14 @@
  * is synchronous: the request goes out as a message, the thread waits on a shared flag, and takes the answer from
  * its own port without returning to its event loop (`receiveMessageOnPort`).
  */
+import { existsSync, writeFileSync } from 'node:fs'
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads'
 import { runOnThread, type HeldSource, type ThreadMessage } from '../engine/search/thread-run.js'
 import type { DocumentReader } from '../engine/search/threads.js'
+import type { SearchThreadHooks } from './search-pool.js'
 import { collectSoon } from './thread-garbage.js'
 
-const { flag, port } = workerData as { flag: Int32Array; port: MessagePort }
+const { flag, port, hooks } = workerData as { flag: Int32Array; port: MessagePort; hooks: SearchThreadHooks }
 const held = new Map<number, HeldSource>()
 const reader: { current: DocumentReader } = { current: () => null }
 
@@ -19,7 +21,10 @@ parentPort!.on('message', (message: ThreadMessage | { forget: number }) => {
     collectSoon()
     return
   }
+  if (hooks.gate) holdAtGate(hooks.gate)
+  const exits = hooks.exitOn != null && message.work.kind === 'search' && message.work.query.q === hooks.exitOn
   reader.current = (docids) => {
+    if (exits) process.exit(70)
     Atomics.store(flag, 0, 0)
     parentPort!.postMessage({ id: message.id, read: docids })
     for (;;) {
@@ -32,3 +37,14 @@ parentPort!.on('message', (message: ThreadMessage | { forget: number }) => {
   // A message with a view replaced the index's previous one: its shared buffers go only when this thread collects.
   if (message.view) collectSoon()
 })
+
+// The engine's modules are loaded (imports come first): the pool may hand this thread searches.
+parentPort!.postMessage({ ready: true })
+
+/** Test hook (SearchThreadHooks.gate): wait while the gate file exists, saying so with `<gate>.held`. */
+function holdAtGate(gate: string): void {
+  if (!existsSync(gate)) return
+  writeFileSync(`${gate}.held`, '')
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  while (existsSync(gate)) Atomics.wait(pause, 0, 0, 10)
+}

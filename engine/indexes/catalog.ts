@@ -33,6 +33,7 @@ const GARBAGE_PREFIX = 'garbage/'
 export class IndexCatalog {
   private byUid: Map<string, IndexMeta>
   private nextId: number
+  private readonly droppedListeners: ((ids: readonly number[]) => void)[] = []
 
   private constructor(byUid: Map<string, IndexMeta>, nextId: number) {
     this.byUid = byUid
@@ -83,6 +84,16 @@ export class IndexCatalog {
       else this.byUid.set(uid, meta)
     }
     this.nextId = draft.nextId
+    if (draft.garbage.length > 0) for (const listener of this.droppedListeners) listener(draft.garbage)
+  }
+
+  /**
+   * Be told the internal ids a published draft made unreachable (deleted indexes, and those a clear moved to a
+   * fresh id), once per publish: holders of per-index state outside the engine's stores (the search threads' views)
+   * let it go then. Renames and swaps keep the internal id.
+   */
+  onDropped(listener: (ids: readonly number[]) => void): void {
+    this.droppedListeners.push(listener)
   }
 }
 

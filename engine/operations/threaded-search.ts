@@ -4,6 +4,7 @@
  * documents read for them, and the search run again when the documents changed under it (three times, then here).
  * Semantic and hybrid searches, `retrieveVectors`, `_shard` filters and filters a thread cannot evaluate stay here.
  */
+import { performance } from 'node:perf_hooks'
 import type { Engine } from '../engine.js'
 import { TesseraError } from '../errors/index.js'
 import { facetIndexView } from '../facets/index.js'
@@ -29,12 +30,19 @@ const idOf = (o: object): number => {
 /** The latest view handed out per engine and index. */
 const heldViews = new WeakMap<Engine, Map<number, { serial: string; view: SourceView }>>()
 
-/** The answer of a search run on a thread; null: it runs on the HTTP thread (no threads, or one it needs). */
-export async function threadedSearch(engine: Engine, uid: string, work: ThreadWork): Promise<JsonObject | null> {
+/**
+ * The answer of a search run on a thread; null: it runs on the HTTP thread (no threads, or one it needs). Its
+ * `processingTimeMs` and `searchCutoffMs` budget count from `start` (performance clock), else from its first
+ * hand-over to the threads (as a search on the HTTP thread counts from when its index is loaded), so the time it
+ * waits for a free thread, and its runs again on newer views, are counted.
+ */
+export async function threadedSearch(engine: Engine, uid: string, work: ThreadWork, start?: number): Promise<JsonObject | null> {
   const threads = engine.searchThreads
   if (!threads || !onThread(work)) return null
+  let startedAt = start === undefined ? null : performance.timeOrigin + start
   for (let run = 0; run < THREAD_RUNS; run++) {
     const { indexId, serial, view, state } = await publishedView(engine, uid)
+    startedAt ??= performance.timeOrigin + performance.now()
     const read: DocumentReader = (docids) => {
       if (engine.documents.state(indexId) !== state) return null
       const docs = engine.documents.getManyStored(indexId, docids)
@@ -44,7 +52,7 @@ export async function threadedSearch(engine: Engine, uid: string, work: ThreadWo
       docs.forEach((d, k) => { bytes.set(d, end); end += d.length; ends[k] = end })
       return { bytes, ends }
     }
-    const answer = await threads.run({ indexId, serial, view, work }, read)
+    const answer = await threads.run({ indexId, serial, view, work, startedAt }, read)
     if ('response' in answer) return answer.response
     if ('error' in answer) throw new TesseraError(answer.error.code, answer.error.message, answer.error.status)
     if ('failure' in answer) throw new Error(answer.failure)
@@ -53,15 +61,22 @@ export async function threadedSearch(engine: Engine, uid: string, work: ThreadWo
   return null
 }
 
-/** Views of indexes deleted since they were handed out: dropped here and on the threads, so their memory can go. */
-function forgetDeleted(engine: Engine, held: Map<number, unknown>): void {
-  if (held.size === 0) return
-  const live = new Set(engine.catalog.list().map((meta) => meta.id))
-  for (const indexId of held.keys()) {
-    if (live.has(indexId)) continue
-    held.delete(indexId)
-    engine.searchThreads?.forget(indexId)
-  }
+/**
+ * The views handed out for an engine; made with its first threaded search. An index's view is dropped, here and on
+ * the threads, when the catalog publishes its deletion (a view otherwise keeps the index's memory alive).
+ */
+function heldViewsOf(engine: Engine): Map<number, { serial: string; view: SourceView }> {
+  let held = heldViews.get(engine)
+  if (held) return held
+  const views = (held = new Map())
+  heldViews.set(engine, views)
+  engine.catalog.onDropped((ids) => {
+    for (const indexId of ids) {
+      if (!views.delete(indexId)) continue
+      engine.searchThreads?.forget(indexId)
+    }
+  })
+  return views
 }
 
 function onThread(work: ThreadWork): boolean {
@@ -84,9 +99,7 @@ async function publishedView(engine: Engine, uid: string): Promise<{ indexId: nu
   const { index: { meta, settings, state }, inverted, facets } = await loadedIndex(engine, uid)
   const containsFilter = engine.features.isEnabled('containsFilter')
   const serial = [uid, idOf(inverted), inverted.version, idOf(state), idOf(facets), idOf(settings), containsFilter].join('.')
-  let held = heldViews.get(engine)
-  if (!held) heldViews.set(engine, (held = new Map()))
-  forgetDeleted(engine, held)
+  const held = heldViewsOf(engine)
   let current = held.get(meta.id)
   if (current?.serial !== serial) {
     current = {

@@ -17,6 +17,8 @@ export interface ThreadMessage {
   serial: string
   view?: SourceView
   work: ThreadWork
+  /** ThreadJob's `startedAt` (on the common clock: `performance.timeOrigin + performance.now()`). */
+  startedAt: number
 }
 
 /** What a thread holds per index: the latest view it was handed, and the facet fields rebuilt from its views. */
@@ -28,9 +30,10 @@ export interface HeldSource {
 
 /** `read` is the current job's: the held source reads through the reader its search is given. */
 export function runOnThread(held: Map<number, HeldSource>, message: ThreadMessage, read: { current: DocumentReader }): ThreadAnswer {
-  // `searchCutoffMs` and `processingTimeMs` count from here, as Meilisearch's count from when a search gets its
-  // turn, not from when it joined the queue (a thread's first job also waited for the thread to load).
-  const start = performance.now()
+  // `searchCutoffMs` and `processingTimeMs` count from when the search began on the HTTP thread, on this thread's
+  // clock: the time it waited for a free thread (or for the thread to load) is part of them, as Meilisearch counts
+  // a search's time from the request's start, its wait for a search permit included.
+  const start = message.startedAt - performance.timeOrigin
   let entry = held.get(message.indexId)
   if (entry?.serial !== message.serial) {
     if (!message.view) return { failure: `search thread: no view ${message.serial} of index ${message.indexId}` }

@@ -41,6 +41,12 @@ export interface ThreadJob {
   serial: string
   view: SourceView
   work: ThreadWork
+  /**
+   * When the search began on the HTTP thread, as `performance.timeOrigin + performance.now()` (each thread has its
+   * own clock origin): `processingTimeMs` and the `searchCutoffMs` budget count from here, the time the search waited
+   * for a free thread included, as Meilisearch counts from the request's start.
+   */
+  startedAt: number
 }
 
 /**

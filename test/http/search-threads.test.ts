@@ -1,7 +1,8 @@
 /**
  * Search threads over HTTP (`--search-threads`): the same answers as searches on the HTTP thread, byte for byte
  * but `processingTimeMs` (keyword, placeholder, facet and multi-search, their errors); and a search sees the view
- * of one publish or the next, never a mix, while batches replace every document under concurrent searches.
+ * of one publish or the next, never a mix, while batches replace every document under concurrent searches; a deleted
+ * then recreated index is answered with its new documents.
  */
 import t from 'tap'
 import { call, seedIndex, serverFor, waitTask } from '../helpers/server.js'
@@ -92,4 +93,19 @@ t.test('a search sees one publish or the next, never a mix, under concurrent sea
   publishing = false
   await Promise.all(searchers)
   t.ok(seen.size >= 2, `searches saw several publishes (${[...seen]}) in ${searches} searches`)
+})
+
+t.test('a deleted then recreated index: the threads answer with the new index', async (t) => {
+  const server = await serverFor(t, { env: { TESSERA_SEARCH_THREADS: '1' } })
+  const { url } = server
+  const search = () => call(`${url}/indexes/again/search`, { method: 'POST', json: { q: 'shared', limit: 50 } })
+  await seedIndex(url, 'again', {}, Array.from({ length: 30 }, (_, i) => ({ id: i, text: `shared old ${i}` })))
+  t.equal((await search()).body.hits.length, 30, 'the first index, searched on the thread')
+  const deleted = await call(`${url}/indexes/again`, { method: 'DELETE' })
+  t.equal((await waitTask(url, deleted.body.taskUid)).status, 'succeeded')
+  t.equal((await search()).status, 404)
+  await seedIndex(url, 'again', {}, Array.from({ length: 5 }, (_, i) => ({ id: i, text: `shared new ${i}` })))
+  const { body } = await search()
+  t.same(body.hits, Array.from({ length: 5 }, (_, i) => ({ id: i, text: `shared new ${i}` })), "the new index's documents only")
+  t.equal(body.estimatedTotalHits, 5)
 })

@@ -12,7 +12,7 @@ import type { ThreadAnswer, ThreadJob } from '../../engine/search/threads.js'
 const filename = siblingModule(import.meta.url, './search-pool-thread')
 const gate = () => new Int32Array(new SharedArrayBuffer(4))
 const open = (g: Int32Array) => { Atomics.store(g, 0, 1); Atomics.notify(g, 0) }
-const job = (q: string, serial = 's', view: object = {}): ThreadJob => ({ indexId: 1, serial, view: view as never, work: { kind: 'search', query: { q } as never } })
+const job = (q: string, serial = 's', view: object = {}): ThreadJob => ({ indexId: 1, serial, view: view as never, work: { kind: 'search', query: { q } as never }, startedAt: performance.timeOrigin + performance.now() })
 const noRead = () => null
 const response = (a: ThreadAnswer) => ('response' in a ? a.response : a)
 /** What a search failed with (null: it did not fail). */
@@ -43,9 +43,11 @@ t.test('a thread dying in the middle of a search: that search fails, the thread 
 t.test('the queue is bounded: one search more is refused with too_many_search_requests', async (t) => {
   const threads = createSearchThreads({ threads: 1, queueSize: 1, filename })
   t.teardown(() => threads.close())
+  await threads.run(job('echo', 'w'), noRead)
   const g = gate()
   const running = threads.run(job('hold', 'h', { gate: g }), noRead)
-  // The held job is on the thread once dispatched (synchronously): the next one waits in the queue.
+  // The thread is loaded (the first search waited for it): the held job is on it once dispatched (synchronously),
+  // and the next one waits in the queue.
   const waiting = threads.run(job('echo', 'h'), noRead)
   t.match(await failure(threads.run(job('echo', 'h'), noRead)), { code: 'too_many_search_requests', status: 503 })
   open(g)
@@ -63,8 +65,21 @@ t.test('a view goes to a thread only when it does not hold it yet', async (t) =>
   t.same(response(await threads.run(job('echo', 'a'), noRead)), { q: 'echo', view: 'posted' }, 'a forgotten index: its view is posted again')
 })
 
+t.test("a search's clock: from its start, or from when its thread was ready if it waited for the thread to load", async (t) => {
+  const threads = createSearchThreads({ threads: 1, queueSize: 10, filename })
+  t.teardown(() => threads.close())
+  const clock = async (startedAt: number) => (response(await threads.run({ ...job('clock'), startedAt }, noRead)) as { startedAt: number }).startedAt
+  const beforeLoad = performance.timeOrigin + performance.now() - 1
+  const first = await clock(beforeLoad)
+  t.ok(first > beforeLoad, 'the first search starts its clock when the thread had loaded')
+  const late = performance.timeOrigin + performance.now()
+  t.equal(await clock(late), late, 'a search arriving once the thread is ready keeps its own start')
+  t.equal(await clock(beforeLoad), first, 'an earlier start is taken as the thread ready time')
+})
+
 t.test('closing rejects the searches still waiting', async (t) => {
   const threads = createSearchThreads({ threads: 1, queueSize: 10, filename })
+  await threads.run(job('echo', 'w'), noRead)
   const g = gate()
   const running = threads.run(job('hold', 'h', { gate: g }), noRead)
   const waiting = threads.run(job('echo'), noRead)

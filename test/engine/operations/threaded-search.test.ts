@@ -47,7 +47,7 @@ t.test('documents changed under a threaded search: it runs again on the new view
   t.same(strip(answer), strip(await search(engine, 'a', query)), 'as the HTTP thread answers now')
 })
 
-t.test('a deleted index: the threads are told to drop its view', async (t) => {
+t.test('a deleted index: the threads are told to drop its view when the deletion is published', async (t) => {
   const engine = await Engine.open({ path: dataDir(t), pool: pooled(t) })
   t.teardown(() => engine.close())
   const threads = createSearchThreads({ threads: 1, queueSize: 10 })
@@ -58,9 +58,19 @@ t.test('a deleted index: the threads are told to drop its view', async (t) => {
   await settle(engine, (await addJson(engine, 'b', generation(1))).taskUid)
   const query = { ...defaultSearchQuery(), q: 'common' }
   await search(engine, 'a', query)
+  await search(engine, 'b', query)
   const id = engine.index('a').id
   await settle(engine, (await deleteIndex(engine, 'a')).taskUid)
-  t.same(forgotten, [], 'not before a search')
+  t.same(forgotten, [id], 'told by the deletion, before any search')
   t.equal(((await search(engine, 'b', query)).hits as unknown[]).length, 20)
-  t.same(forgotten, [id], 'the next search has the threads drop it')
+  t.same(forgotten, [id], 'a search of another index forgets nothing more')
+
+  // The same uid again: a new index (a new internal id), whose documents the threads answer.
+  await settle(engine, (await addJson(engine, 'a', generation(7))).taskUid)
+  t.not(engine.index('a').id, id)
+  const hits = (await search(engine, 'a', { ...query, limit: 30 })).hits as { gen: number }[]
+  t.same([...new Set(hits.map((h) => h.gen))], [7], "the recreated index's documents")
+  t.equal(hits.length, 30)
+  await settle(engine, (await deleteIndex(engine, 'a')).taskUid)
+  t.same(forgotten, [id, engine.catalog.nextUnusedId - 1], 'its deletion is told too')
 })
