@@ -4,7 +4,7 @@
  * current postings. It also sorts the partition's words, so the term dictionary is merged from sorted runs.
  */
 import roaring from 'roaring'
-import { encodePosting } from './rows.js'
+import { portableSize, writePortable } from './portable-ids.js'
 
 const { RoaringBitmap32 } = roaring
 
@@ -40,17 +40,42 @@ export function encodePostings(input: PostingsPartition): EncodedPostings {
   const { offsets, ids, wordEnds } = input
   const words: string[] = new Array(wordEnds.length)
   for (let k = 0, from = 0; k < words.length; from = wordEnds[k++]!) words[k] = input.words.slice(from, wordEnds[k])
-  const parts: Buffer[] = new Array(words.length)
-  const ends = new Uint32Array(words.length)
-  let length = 0
+  // Rows are written straight into one buffer (see rows.ts for their layout): a word's UTF-8 takes at most 3
+  // bytes per UTF-16 unit, its ids their portable size; the few words dense enough for bitset containers are
+  // serialized by roaring and may grow the buffer.
+  let bound = 0
   for (let k = 0; k < words.length; k++) {
-    const bitmap = new RoaringBitmap32(ids.subarray(offsets[k]!, offsets[k + 1]!))
-    parts[k] = encodePosting(words[k]!, bitmap)
-    bitmap.dispose()
-    length += parts[k]!.byteLength
-    ends[k] = length
+    const size = portableSize(ids, offsets[k]!, offsets[k + 1]!)
+    bound += 2 + 3 * words[k]!.length + (size < 0 ? 0 : size)
+  }
+  let out = Buffer.allocUnsafe(bound)
+  let view = new DataView(out.buffer, out.byteOffset, out.byteLength)
+  const ends = new Uint32Array(words.length)
+  let at = 0
+  for (let k = 0; k < words.length; k++) {
+    const from = offsets[k]!
+    const to = offsets[k + 1]!
+    const size = portableSize(ids, from, to)
+    const dense = size < 0 ? new RoaringBitmap32(ids.subarray(from, to)) : null
+    const bits = dense?.serialize('portable')
+    dense?.dispose()
+    const room = at + 2 + 3 * words[k]!.length + (bits ? bits.byteLength : size)
+    if (room > out.byteLength) {
+      const larger = Buffer.allocUnsafe(Math.max(room, 2 * out.byteLength))
+      out.copy(larger, 0, 0, at)
+      out = larger
+      view = new DataView(out.buffer, out.byteOffset, out.byteLength)
+    }
+    const wordBytes = out.write(words[k]!, at + 2, 'utf8')
+    out.writeUInt16BE(wordBytes, at)
+    at += 2 + wordBytes
+    if (bits) {
+      out.set(bits, at)
+      at += bits.byteLength
+    } else at = writePortable(ids, from, to, out, view, at)
+    ends[k] = at
   }
   const order = Uint32Array.from(words.keys())
   order.sort((a, b) => (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0))
-  return { values: Buffer.concat(parts, length), ends, order }
+  return { values: out.subarray(0, at), ends, order }
 }
