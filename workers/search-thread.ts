@@ -9,16 +9,17 @@ import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from '
 import { runOnThread, type HeldSource, type ThreadMessage } from '../engine/search/thread-run.js'
 import type { DocumentReader } from '../engine/search/threads.js'
 import type { SearchThreadHooks } from './search-pool.js'
-import { collectSoon } from './thread-garbage.js'
+import { DroppedViews } from './thread-garbage.js'
 
 const { flag, port, hooks } = workerData as { flag: Int32Array; port: MessagePort; hooks: SearchThreadHooks }
 const held = new Map<number, HeldSource>()
 const reader: { current: DocumentReader } = { current: () => null }
+// Test hook: a shorter interval between collections, so a test sees several within a hundred publishes.
+const dropped = new DroppedViews(Number(process.env.TESSERA_TEST_VIEW_COLLECTION_MS) || undefined)
 
 parentPort!.on('message', (message: ThreadMessage | { forget: number }) => {
   if ('forget' in message) {
-    held.delete(message.forget)
-    collectSoon()
+    if (held.delete(message.forget)) dropped.dropped()
     return
   }
   if (hooks.gate) holdAtGate(hooks.gate)
@@ -35,7 +36,7 @@ parentPort!.on('message', (message: ThreadMessage | { forget: number }) => {
   }
   parentPort!.postMessage({ id: message.id, answer: runOnThread(held, message, reader) })
   // A message with a view replaced the index's previous one: its shared buffers go only when this thread collects.
-  if (message.view) collectSoon()
+  if (message.view) dropped.dropped()
 })
 
 // The engine's modules are loaded (imports come first): the pool may hand this thread searches.
