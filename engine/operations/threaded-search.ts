@@ -1,7 +1,8 @@
 /**
  * The HTTP thread's side of search threads (search/threads.ts): which searches go to a thread, the view they are
- * handed (made once per published state of an index, shared by every search until the next publish), the hits'
- * documents read for them, and the search run again when the documents changed under it (three times, then here).
+ * handed (made once per published state of an index, shared by every search until the next publish), what the
+ * thread needs to read the hits' documents itself, the documents read here when it cannot, and the search run again
+ * when the documents changed under it (three times, then here).
  * Semantic and hybrid searches, `retrieveVectors`, `_shard` filters and filters a thread cannot evaluate stay here.
  */
 import { performance } from 'node:perf_hooks'
@@ -12,7 +13,7 @@ import { parseFilter } from '../filter/index.js'
 import type { JsonObject } from '../json/value.js'
 import { searchKind } from '../search/request.js'
 import type { DocState } from '../documents/store.js'
-import type { DocumentReader, SourceView, ThreadWork } from '../search/threads.js'
+import type { DocumentReader, SourceView, ThreadJob, ThreadWork } from '../search/threads.js'
 import { namesShard } from './shard-facet.js'
 import { loadedIndex } from './published-index.js'
 
@@ -52,7 +53,8 @@ export async function threadedSearch(engine: Engine, uid: string, work: ThreadWo
       docs.forEach((d, k) => { bytes.set(d, end); end += d.length; ends[k] = end })
       return { bytes, ends }
     }
-    const answer = await threads.run({ indexId, serial, view, work, startedAt }, read)
+    const documents = sharedDocuments(engine, indexId, state)
+    const answer = await threads.run({ indexId, serial, view, work, startedAt, ...(documents ? { documents } : {}) }, read)
     if ('response' in answer) return answer.response
     if ('error' in answer) throw new TesseraError(answer.error.code, answer.error.message, answer.error.status)
     if ('failure' in answer) throw new Error(answer.failure)
@@ -77,6 +79,17 @@ function heldViewsOf(engine: Engine): Map<number, { serial: string; view: Source
     }
   })
   return views
+}
+
+/**
+ * What the thread needs to read the documents of `state` itself, taken in the tick `state` is known to be the
+ * published one: the index's documents epoch then says whether RocksDB holds exactly those documents (even, no
+ * commit to them in flight), and the thread trusts its read only while the epoch stays that (storage/read-fence.ts).
+ */
+function sharedDocuments(engine: Engine, indexId: number, state: DocState): ThreadJob['documents'] | null {
+  const reads = engine.searchThreadReads ? engine.store.sharedReads : null
+  if (!reads || engine.documents.state(indexId) !== state) return null
+  return { ...reads, epoch: engine.store.fence.epoch(indexId) }
 }
 
 function onThread(work: ThreadWork): boolean {
