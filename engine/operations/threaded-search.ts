@@ -8,7 +8,8 @@
 import { performance } from 'node:perf_hooks'
 import type { Engine } from '../engine.js'
 import { TesseraError } from '../errors/index.js'
-import { facetIndexView } from '../facets/index.js'
+import { facetIndexViewSteps } from '../facets/index.js'
+import { inTurns } from '../util/turns.js'
 import { parseFilter } from '../filter/index.js'
 import type { JsonObject } from '../json/value.js'
 import { searchKind } from '../search/request.js'
@@ -115,14 +116,17 @@ async function publishedView(engine: Engine, uid: string): Promise<{ indexId: nu
   const held = heldViewsOf(engine)
   let current = held.get(meta.id)
   if (current?.serial !== serial) {
+    // The inverted index's view is taken in this turn (it is the view of its current version); the facet fields a
+    // batch changed are frozen in turns, requests served between them (a published field is never changed).
+    const invertedView = inverted.view()
+    const fieldNames = [...state.fields.keys()]
+    const facetsView = await inTurns(facetIndexViewSteps(facets))
     current = {
       serial,
-      view: {
-        uid, indexId: meta.id, settings, inverted: inverted.view(), liveBytes: state.liveBytes,
-        fieldNames: [...state.fields.keys()], facets: facetIndexView(facets), containsFilter,
-      },
+      view: { uid, indexId: meta.id, settings, inverted: invertedView, liveBytes: state.liveBytes, fieldNames, facets: facetsView, containsFilter },
     }
-    held.set(meta.id, current)
+    // Deleted meanwhile: its view serves this search only (the catalog already told the threads to forget it).
+    if (engine.catalog.get(uid)?.id === meta.id) held.set(meta.id, current)
   }
   return { indexId: meta.id, serial, view: current.view, state }
 }
