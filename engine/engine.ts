@@ -54,6 +54,11 @@ export interface EngineOptions {
   dbVersion?: string
   /** Search threads (search/threads.ts); absent: every search runs on the calling thread. */
   searchThreads?: SearchThreads
+  /**
+   * Diagnostic (default true): search threads read the hits' documents themselves (storage/shared-reads.ts); false:
+   * they ask this thread, a turn of it per search (to measure one against the other).
+   */
+  searchThreadReads?: boolean
   /** Cluster mode: tasks are registered through a replicated JetStream log (engine/cluster/). Absent: a single node. */
   cluster?: ClusterOptions
   /** What RocksDB writes to `<path>/db/LOG` (diagnostic; default errors only). */
@@ -65,6 +70,8 @@ export class Engine {
   taskLog: TaskLog
   /** Where keyword and facet searches run (search/threads.ts); undefined: on this thread. */
   searchThreads: SearchThreads | undefined
+  /** See EngineOptions.searchThreadReads. */
+  searchThreadReads = true
   /** Test hook, see EngineOptions. */
   networkAnswerHeld: (() => Promise<void>) | null = null
 
@@ -124,6 +131,7 @@ export class Engine {
     queue.onRegistered = () => scheduler.wake()
     const engine = new Engine(store, queue, catalog, scheduler, options.pool, features, documents, payloads, inverted, facets, settings, vectors, log, network, stateChanges)
     engine.searchThreads = options.searchThreads
+    engine.searchThreadReads = options.searchThreadReads ?? true
     engine.networkAnswerHeld = options.networkAnswerHeld ?? null
     if (options.cluster) {
       try {

@@ -4,7 +4,8 @@
  * after `npm run build` (the server is the compiled service) and `npm run corpora` (CORPUS: bench/corpora/gcide.ndjson).
  *
  * The corpus is indexed once (`id` as primary key, its other fields searchable; `--search-threads 0`), then the same
- * data directory is served with each `--search-threads` value given (default: 0 2) and measured:
+ * data directory is served with each `--search-threads` value given (default: 0 2; `2h`: 2 threads that ask the HTTP
+ * thread for the hits' documents, `TESSERA_SEARCH_THREAD_READS=0`, instead of reading them themselves) and measured:
  * 1. idle: 300 queries one after another (words taken from the corpus at a stride): p50 / p99 ms;
  * 2. QPS at 16 clients: 16 loops over the same queries for 8 s;
  * 3. fast searches while a slow query loops: one client repeats the slowest of a few frequent-word queries
@@ -22,7 +23,7 @@ import { startServer, type BenchServer } from '../bench/harness/server.js'
 
 const [corpus, ...threadArgs] = process.argv.slice(2)
 if (!corpus) throw new Error('usage: measure-search-threads.ts CORPUS.ndjson [THREADS ...]')
-const threadCounts = threadArgs.length > 0 ? threadArgs.map(Number) : [0, 2]
+const threadCounts = threadArgs.length > 0 ? threadArgs : ['0', '2']
 const SLOW_CANDIDATES = ['of the', 'the of a to', 'a an the in of', 'to be or not to be', 'in the of and a']
 
 async function post(url: string, path: string, body: unknown): Promise<any> {
@@ -125,8 +126,9 @@ await waitTask(first.url, ((await r.json()) as { taskUid: number }).taskUid)
 await first.stop({ keepData: true })
 const queries = await queriesOf(corpus, 300)
 for (const threads of threadCounts) {
-  const server = await startServer({ adapter: 'uws', dbPath, args: ['--search-threads', String(threads)] })
-  console.log(`--search-threads ${threads} (server pid ${server.pid}, ${memory(server.pid)} at start)`)
+  const turn = threads.endsWith('h')
+  const server = await startServer({ adapter: 'uws', dbPath, args: ['--search-threads', threads.replace(/h$/, '')], env: turn ? { TESSERA_SEARCH_THREAD_READS: '0' } : {} })
+  console.log(`--search-threads ${threads}${turn ? ' (documents read on the HTTP thread)' : ''} (server pid ${server.pid}, ${memory(server.pid)} at start)`)
   await measure(server, queries)
   await server.stop({ keepData: true })
 }

@@ -44,6 +44,8 @@ export interface Config {
   testSearchThreadExit: string | null
   /** Diagnostic (env `TESSERA_MEMORY_LOG_MS` only): log the process's memory (RSS, V8 heap, external) this often. */
   memoryLogMs: number
+  /** Diagnostic (env `TESSERA_SEARCH_THREAD_READS=0` only): search threads ask the HTTP thread for documents. */
+  searchThreadReads: boolean
   /** Diagnostic (env `TESSERA_ROCKSDB_LOG=info` only): RocksDB writes its flush and compaction events to `db/LOG`. */
   storageLog: 'error' | 'info'
   /**
@@ -289,6 +291,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       testSearchThreadGate: env.TESSERA_TEST_SEARCH_THREAD_GATE || null,
       testSearchThreadExit: env.TESSERA_TEST_SEARCH_THREAD_EXIT || null,
       memoryLogMs: wholeNumber('TESSERA_MEMORY_LOG_MS', env.TESSERA_MEMORY_LOG_MS, 0),
+      searchThreadReads: env.TESSERA_SEARCH_THREAD_READS !== '0',
       storageLog: storageLogLevel(env.TESSERA_ROCKSDB_LOG),
       embedders: embedderRuntime(get, dbPath),
       vectorSearch,

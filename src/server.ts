@@ -52,7 +52,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     hooks: { gate: config.testSearchThreadGate, exitOn: config.testSearchThreadExit },
   }) : undefined
   const engine = await Engine.open({
-    path: resolve(config.dbPath), pool, searchThreads, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), vectorSearch: config.vectorSearch,
+    path: resolve(config.dbPath), pool, searchThreads, searchThreadReads: config.searchThreadReads, log: (m, level) => (level === 'ERROR' ? log.error(m) : log.info(m)), vectorSearch: config.vectorSearch,
     batchHeldWhile: config.testBatchGate === null ? undefined : heldWhileExists(config.testBatchGate),
     ...(config.testNetworkAnswerGate === null ? {} : { networkAnswerHeld: waitWhileExists(config.testNetworkAnswerGate) }),
     batchLimits: { maxTasks: config.maxBatchedTasks, maxBytes: config.batchedTasksTotalSize },

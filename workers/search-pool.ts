@@ -121,7 +121,7 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
       const pending = queue.shift()!
       const { job } = pending
       const startedAt = Math.max(job.startedAt, thread.readyAt)
-      const message: ThreadMessage = { id: pending.id, indexId: job.indexId, serial: job.serial, work: job.work, startedAt }
+      const message: ThreadMessage = { id: pending.id, indexId: job.indexId, serial: job.serial, work: job.work, startedAt, ...(job.documents ? { documents: job.documents } : {}) }
       if (thread.holds.get(job.indexId) !== job.serial) {
         message.view = job.view
         thread.holds.set(job.indexId, job.serial)

@@ -29,7 +29,7 @@ export { FieldFacets, MISSING_RANK, type SortRanks, type StringFacet, type Value
 export { RangeUnions } from './range-unions.js'
 export { FacetDraft } from './draft.js'
 export { FacetIndex } from './view.js'
-export { facetIndexFromView, facetIndexView, type FacetIndexView } from './shared.js'
+export { facetIndexFromView, facetIndexView, facetIndexViewSteps, type FacetIndexView } from './shared.js'
 
 type Json = JsonObject
 

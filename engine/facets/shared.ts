@@ -12,6 +12,7 @@
 import roaring from 'roaring'
 import { FROZEN_ALIGNMENT as ALIGN, FROZEN_FORMAT, frozenAligned as aligned, frozenView } from '../util/frozen-bitmap.js'
 import { sharedArray } from '../util/shared.js'
+import { straight, type Steps } from '../util/turns.js'
 import type { FacetConfig } from './config.js'
 import { FieldFacets } from './field-facets.js'
 import { FacetIndex } from './view.js'
@@ -49,8 +50,19 @@ let serials = 0
 const fieldViews = new WeakMap<FieldFacets, FieldFacetsView>()
 const geoViews = new WeakMap<Map<number, [number, number]>, Float64Array>()
 
+/** Values a step of `fieldViewSteps` handles between two points where it may pause. */
+const STEP = 512
+
 /** The shared form of a published field (made on the first call, then kept with the field). */
 export function fieldView(f: FieldFacets): FieldFacetsView {
+  return straight(fieldViewSteps(f))
+}
+
+/**
+ * `fieldView` as steps, for `inTurns` (the HTTP thread serves requests between them): safe because a published
+ * field is never changed, whatever is published meanwhile.
+ */
+export function* fieldViewSteps(f: FieldFacets): Steps<FieldFacetsView> {
   let view = fieldViews.get(f)
   if (view) return view
   const numbers = f.numberKeys()
@@ -59,13 +71,20 @@ export function fieldView(f: FieldFacets): FieldFacetsView {
   const at = sharedArray(Uint32Array, bitmaps.length)
   const length = sharedArray(Uint32Array, bitmaps.length)
   let used = 0
-  bitmaps.forEach((b, k) => {
+  for (let k = 0; k < bitmaps.length; k++) {
     at[k] = used
-    length[k] = b.getSerializationSizeInBytes(FROZEN_FORMAT)
+    length[k] = bitmaps[k]!.getSerializationSizeInBytes(FROZEN_FORMAT)
     used += aligned(length[k]!)
-  })
+    if (k % STEP === STEP - 1) yield
+  }
   const bytes = roaring.bufferAlignedAllocShared(Math.max(ALIGN, used))
-  bitmaps.forEach((b, k) => b.serialize(FROZEN_FORMAT, bytes.subarray(at[k]!, at[k]! + length[k]!)))
+  for (let k = 0; k < bitmaps.length; k++) {
+    bitmaps[k]!.serialize(FROZEN_FORMAT, bytes.subarray(at[k]!, at[k]! + length[k]!))
+    if (k % STEP === STEP - 1) yield
+  }
+  // Another search may have made it meanwhile (both made it from the same immutable field): keep one.
+  const made = fieldViews.get(f)
+  if (made) return made
   const all = [...strings, ...strings.map((k) => f.strings.get(k)!.original)]
   const ends = sharedArray(Uint32Array, all.length)
   let end = 0
@@ -82,6 +101,11 @@ export function fieldView(f: FieldFacets): FieldFacetsView {
 
 /** The shared form of a published facet index (each field's made once, see `fieldView`). */
 export function facetIndexView(index: FacetIndex): FacetIndexView {
+  return straight(facetIndexViewSteps(index))
+}
+
+/** `facetIndexView` as steps (see `fieldViewSteps`). */
+export function* facetIndexViewSteps(index: FacetIndex): Steps<FacetIndexView> {
   let geo = geoViews.get(index.geo)
   if (!geo) {
     geo = sharedArray(Float64Array, index.geo.size * 3)
@@ -89,7 +113,9 @@ export function facetIndexView(index: FacetIndex): FacetIndexView {
     for (const [docid, [lat, lng]] of index.geo) { geo[k++] = docid; geo[k++] = lat; geo[k++] = lng }
     geoViews.set(index.geo, geo)
   }
-  return { config: index.config, fields: [...index.fields].map(([path, f]) => [path, fieldView(f)]), geo }
+  const fields: [string, FieldFacetsView][] = []
+  for (const [path, f] of index.fields) fields.push([path, yield* fieldViewSteps(f)])
+  return { config: index.config, fields, geo }
 }
 
 /** UTF-16 units as one string, in chunks (an argument list has a bound). */

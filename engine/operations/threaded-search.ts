@@ -1,18 +1,20 @@
 /**
  * The HTTP thread's side of search threads (search/threads.ts): which searches go to a thread, the view they are
- * handed (made once per published state of an index, shared by every search until the next publish), the hits'
- * documents read for them, and the search run again when the documents changed under it (three times, then here).
+ * handed (made once per published state of an index, shared by every search until the next publish), what the
+ * thread needs to read the hits' documents itself, the documents read here when it cannot, and the search run again
+ * when the documents changed under it (three times, then here).
  * Semantic and hybrid searches, `retrieveVectors`, `_shard` filters and filters a thread cannot evaluate stay here.
  */
 import { performance } from 'node:perf_hooks'
 import type { Engine } from '../engine.js'
 import { TesseraError } from '../errors/index.js'
-import { facetIndexView } from '../facets/index.js'
+import { facetIndexViewSteps } from '../facets/index.js'
+import { inTurns } from '../util/turns.js'
 import { parseFilter } from '../filter/index.js'
 import type { JsonObject } from '../json/value.js'
 import { searchKind } from '../search/request.js'
 import type { DocState } from '../documents/store.js'
-import type { DocumentReader, SourceView, ThreadWork } from '../search/threads.js'
+import type { DocumentReader, SourceView, ThreadJob, ThreadWork } from '../search/threads.js'
 import { namesShard } from './shard-facet.js'
 import { loadedIndex } from './published-index.js'
 
@@ -52,7 +54,8 @@ export async function threadedSearch(engine: Engine, uid: string, work: ThreadWo
       docs.forEach((d, k) => { bytes.set(d, end); end += d.length; ends[k] = end })
       return { bytes, ends }
     }
-    const answer = await threads.run({ indexId, serial, view, work, startedAt }, read)
+    const documents = sharedDocuments(engine, indexId, state)
+    const answer = await threads.run({ indexId, serial, view, work, startedAt, ...(documents ? { documents } : {}) }, read)
     if ('response' in answer) return answer.response
     if ('error' in answer) throw new TesseraError(answer.error.code, answer.error.message, answer.error.status)
     if ('failure' in answer) throw new Error(answer.failure)
@@ -79,6 +82,17 @@ function heldViewsOf(engine: Engine): Map<number, { serial: string; view: Source
   return views
 }
 
+/**
+ * What the thread needs to read the documents of `state` itself, taken in the tick `state` is known to be the
+ * published one: the index's documents epoch then says whether RocksDB holds exactly those documents (even, no
+ * commit to them in flight), and the thread trusts its read only while the epoch stays that (storage/read-fence.ts).
+ */
+function sharedDocuments(engine: Engine, indexId: number, state: DocState): ThreadJob['documents'] | null {
+  const reads = engine.searchThreadReads ? engine.store.sharedReads : null
+  if (!reads || engine.documents.state(indexId) !== state) return null
+  return { ...reads, epoch: engine.store.fence.epoch(indexId) }
+}
+
 function onThread(work: ThreadWork): boolean {
   const query = work.kind === 'search' ? work.query : work.request.search
   if (work.kind === 'search' && (searchKind(query) !== 'keyword' || query.retrieveVectors)) return false
@@ -102,14 +116,17 @@ async function publishedView(engine: Engine, uid: string): Promise<{ indexId: nu
   const held = heldViewsOf(engine)
   let current = held.get(meta.id)
   if (current?.serial !== serial) {
+    // The inverted index's view is taken in this turn (it is the view of its current version); the facet fields a
+    // batch changed are frozen in turns, requests served between them (a published field is never changed).
+    const invertedView = inverted.view()
+    const fieldNames = [...state.fields.keys()]
+    const facetsView = await inTurns(facetIndexViewSteps(facets))
     current = {
       serial,
-      view: {
-        uid, indexId: meta.id, settings, inverted: inverted.view(), liveBytes: state.liveBytes,
-        fieldNames: [...state.fields.keys()], facets: facetIndexView(facets), containsFilter,
-      },
+      view: { uid, indexId: meta.id, settings, inverted: invertedView, liveBytes: state.liveBytes, fieldNames, facets: facetsView, containsFilter },
     }
-    held.set(meta.id, current)
+    // Deleted meanwhile: its view serves this search only (the catalog already told the threads to forget it).
+    if (engine.catalog.get(uid)?.id === meta.id) held.set(meta.id, current)
   }
   return { indexId: meta.id, serial, view: current.view, state }
 }

@@ -7,7 +7,7 @@ import { facetSearchOn } from './facet-search.js'
 import { NeedsHttpThread, StaleView, sourceFromView } from './source-view.js'
 import type { FieldFacets } from '../facets/index.js'
 import type { SearchSource } from './source.js'
-import type { DocumentReader, SourceView, ThreadAnswer, ThreadWork } from './threads.js'
+import type { DocumentReader, SourceView, ThreadAnswer, ThreadJob, ThreadWork } from './threads.js'
 import { TesseraError } from '../errors/index.js'
 
 /** A job as a thread receives it: the view only when the thread does not hold `serial` yet. */
@@ -19,6 +19,7 @@ export interface ThreadMessage {
   work: ThreadWork
   /** ThreadJob's `startedAt` (on the common clock: `performance.timeOrigin + performance.now()`). */
   startedAt: number
+  documents?: ThreadJob['documents']
 }
 
 /** What a thread holds per index: the latest view it was handed, and the facet fields rebuilt from its views. */

@@ -6,8 +6,9 @@
  *
  * A search names the view it runs on (`serial`: the published inverted index, documents, facets and settings it
  * was asked against); a thread is posted a view only when it does not hold that one yet, and keeps the latest per
- * index. The hits' documents are read on the HTTP thread (the database handle is there), which answers only while
- * the documents are still those of the search's view: otherwise the search is `stale` and runs again on the view
+ * index. The thread reads the hits' documents itself, through the database's handle, while no commit changed the
+ * index's documents since the view (storage/read-fence.ts); otherwise it asks the HTTP thread, which answers only
+ * while the documents are still those of the search's view: else the search is `stale` and runs again on the view
  * published since.
  */
 import type { JsonObject } from '../json/value.js'
@@ -16,6 +17,7 @@ import type { InvertedView } from '../inverted/index.js'
 import type { FacetIndexView } from '../facets/index.js'
 import type { ErrorCode } from '../errors/index.js'
 import type { FacetSearchRequest, SearchQuery } from './request.js'
+import type { SharedReads } from '../storage/shared-reads.js'
 
 /** One index's published views as a search thread is handed them (shared buffers; settings and names copied). */
 export interface SourceView {
@@ -47,6 +49,11 @@ export interface ThreadJob {
    * for a free thread included, as Meilisearch counts from the request's start.
    */
   startedAt: number
+  /**
+   * For the thread to read the hits' documents itself (storage/shared-reads.ts): the store's shared reads and the
+   * index's documents epoch taken with the view. Absent, or a read it cannot trust: it asks the HTTP thread.
+   */
+  documents?: SharedReads & { epoch: number }
 }
 
 /**

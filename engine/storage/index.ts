@@ -9,6 +9,8 @@ import { join } from 'node:path'
 import { DiskSize } from './disk-size.js'
 import { WriteBuffer, encodeSteps, encodeWrites } from './wire.js'
 import { Shadows } from './shadows.js'
+import { ReadFence } from './read-fence.js'
+import type { SharedReads } from './shared-reads.js'
 import { inTurns } from '../util/turns.js'
 import { COLUMNS, type Column, type WriteOp } from './columns.js'
 import { copyColumns } from './checkpoint.js'
@@ -171,6 +173,7 @@ export class Store {
     while (this.inFlight > 0 && !this.writerDead) await pause(1)
     if (!this.detached) {
       this.detached = true
+      this.fence.close()
       const old = this.writer
       old.postMessage('close')
       await old.terminate()
@@ -195,12 +198,23 @@ export class Store {
     this.writerDead = null
     this.listen(writer)
     this.detached = false
+    this.fence.reopened()
   }
 
   private failAll(err: Error): void {
     for (const w of this.waiting.values()) w.reject(err)
     this.waiting.clear()
     this.inFlight = 0
+  }
+
+  /**
+   * What another thread needs to read documents itself (shared-reads.ts, read-fence.ts): the database's handle (it
+   * opens the database through it, as the writer thread does), the fence's shared array and the handle's generation;
+   * null while the database is not open.
+   */
+  get sharedReads(): SharedReads | null {
+    if (this.detached || this.closed) return null
+    return { handle: this.db.handle, fence: this.fence.shared, generation: this.fence.generation }
   }
 
   private column(c: Column): unknown {
@@ -296,7 +310,17 @@ export class Store {
   async commitShadowed(ops: WriteOp[]): Promise<{ done: Promise<void>; release(): void }> {
     // Capturing and encoding a large batch's writes run in turns, so requests are served meanwhile; nothing is
     // posted before both end, so readers in between read the old values from disk.
-    const release = await inTurns(this.shadows.capture(ops, (column, key) => this.read(column, key)))
+    // Other threads' reads of the documents these ops write are not trusted from now until the release (the
+    // batch published): RocksDB has the new values before this thread's view does.
+    const written = this.fence.writing(ops)
+    let unshadow: () => void
+    try {
+      unshadow = await inTurns(this.shadows.capture(ops, (column, key) => this.read(column, key)))
+    } catch (err) {
+      written()
+      throw err
+    }
+    const release = () => { unshadow(); written() }
     try {
       const refused = this.refusal()
       const done = refused ?? (ops.length === 0 ? Promise.resolve() : this.post(await inTurns(encodeSteps(ops, (size) => this.buffer(size))), true))
@@ -309,6 +333,9 @@ export class Store {
 
   /** Values being replaced by shadowed commits in flight. */
   private readonly shadows = new Shadows()
+
+  /** Documents read by other threads through the handle: when they may be trusted (read-fence.ts). */
+  readonly fence = new ReadFence()
 
   private read(column: Column, key: Uint8Array): Buffer | undefined {
     this.attached()
@@ -387,6 +414,7 @@ export class Store {
     while (this.waiting.size > 0) await new Promise((r) => setTimeout(r, 2))
     this.writer.postMessage('close')
     await this.writer.terminate()
+    this.fence.close()
     await this.db.close()
   }
 }

@@ -1,13 +1,14 @@
 /**
  * Facets handed to another thread (facets/shared.ts): an index rebuilt from its shared form answers filters, facet
  * distributions and sort ranks as the original does; a later draft leaves a handed-out view as it was; a field the
- * draft did not touch keeps its shared form (a thread does not rebuild it); a worker thread reads the same.
+ * draft did not touch keeps its shared form (a thread does not rebuild it); a worker thread reads the same; the form
+ * made in steps (between requests) is the form made at once.
  */
 import t from 'tap'
 import { Worker } from 'node:worker_threads'
 import roaring from 'roaring'
 import { parseFilter } from '../../../engine/filter/index.js'
-import { FacetDraft, FacetIndex, facetConfig, facetIndexFromView, facetIndexView } from '../../../engine/facets/index.js'
+import { FacetDraft, FacetIndex, facetConfig, facetIndexFromView, facetIndexView, facetIndexViewSteps } from '../../../engine/facets/index.js'
 import { evaluateFilter } from '../../../engine/facets/filter.js'
 import { facetDistribution } from '../../../engine/facets/distribution.js'
 import { defaultSettings } from '../../../engine/settings/index.js'
@@ -86,4 +87,21 @@ t.test('a worker thread reads the facets it was handed', async (t) => {
     worker.postMessage({ view: facetIndexView(index), filters: FILTERS, live: live.toArray() })
   })
   t.same(answer, answers(index, live).filters)
+})
+
+t.test('made in steps: the same shared form as made at once, with pauses between steps', async (t) => {
+  const make = () => {
+    const draft = new FacetDraft(new FacetIndex(config), config)
+    for (let d = 0; d < 3000; d++) draft.add(d, { color: `value ${d}`, price: d % 700 })
+    return draft.result()
+  }
+  const stepped = make()
+  const steps = facetIndexViewSteps(stepped)
+  let pauses = 0
+  let r = steps.next()
+  for (; !r.done; r = steps.next()) pauses++
+  t.ok(pauses >= 4, `paused ${pauses} times`)
+  const strip = (v: ReturnType<typeof facetIndexView>) => v.fields.map(([p, f]) => [p, { ...f, serial: 0 }])
+  t.same(strip(r.value), strip(facetIndexView(make())), 'the same bytes, keys and strings')
+  t.equal(facetIndexView(stepped).fields[0]![1], r.value.fields[0]![1], 'kept with the field: made once')
 })

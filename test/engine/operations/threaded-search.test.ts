@@ -2,7 +2,7 @@
  * A search on the search threads whose documents change before the thread reads them (a batch published between the
  * hand-over and the read): the HTTP thread refuses the read, and the search runs again on the new view; its answer
  * is the new documents', never the old ranking with the new documents. Also: the engine's answers with threads equal
- * its answers without.
+ * its answers without; the threads read the documents themselves when they can.
  */
 import t from 'tap'
 import { Engine, deleteIndex, search } from '../../../engine/index.js'
@@ -73,4 +73,25 @@ t.test('a deleted index: the threads are told to drop its view when the deletion
   t.equal(hits.length, 30)
   await settle(engine, (await deleteIndex(engine, 'a')).taskUid)
   t.same(forgotten, [id, engine.catalog.nextUnusedId - 1], 'its deletion is told too')
+})
+
+t.test("the threads read the hits' documents themselves: no turn of this thread, the same answers", async (t) => {
+  const engine = await Engine.open({ path: dataDir(t), pool: pooled(t) })
+  t.teardown(() => engine.close())
+  const threads = createSearchThreads({ threads: 1, queueSize: 10 })
+  t.teardown(() => threads.close())
+  let turns = 0
+  engine.searchThreads = { threads: 1, run: (job, read) => threads.run(job, (docids) => { turns++; return read(docids) }), forget: (id) => threads.forget(id), close: () => threads.close() }
+  await settle(engine, (await addJson(engine, 'a', generation(3))).taskUid)
+  const query = { ...defaultSearchQuery(), q: 'common', limit: 30 }
+  const strip = (r: Record<string, unknown>) => ({ ...r, processingTimeMs: 0 })
+  const answer = await search(engine, 'a', query)
+  t.equal(turns, 0, 'the thread read the documents itself')
+  t.equal((answer.hits as unknown[]).length, 30)
+  const own = strip(answer)
+  engine.searchThreadReads = false
+  t.same(strip(await search(engine, 'a', query)), own, 'the same answer as when the HTTP thread reads them')
+  t.equal(turns, 1, 'which takes a turn of this thread')
+  engine.searchThreads = undefined
+  t.same(strip(await search(engine, 'a', query)), own, 'and as the HTTP thread searching alone')
 })
