@@ -34,7 +34,7 @@ async function tessera(): Promise<{ seconds: number; cpu: number }> {
       const task = getTask(engine, uid)
       if (task.status === 'succeeded') return
       if (task.status === 'failed' || task.status === 'canceled') throw new Error(JSON.stringify(task.error))
-      await new Promise((r) => setTimeout(r, 5))
+      await new Promise((r) => setTimeout(r, 25))
     }
   }
   try {
