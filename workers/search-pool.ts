@@ -120,7 +120,10 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
       if (thread.running || thread.readyAt === null) continue
       const pending = queue.shift()!
       const { job } = pending
-      const startedAt = Math.max(job.startedAt, thread.readyAt)
+      // `processingTimeMs` and the `searchCutoffMs` budget count from here, when a thread takes the search: as
+      // Meilisearch starts a search's clock once it holds its search permit (`perform_search`), the wait for a free
+      // thread (or for a new thread to load) is not counted. The common clock: each thread has its own origin.
+      const startedAt = performance.timeOrigin + performance.now()
       const message: ThreadMessage = { id: pending.id, indexId: job.indexId, serial: job.serial, work: job.work, startedAt, ...(job.documents ? { documents: job.documents } : {}) }
       if (thread.holds.get(job.indexId) !== job.serial) {
         message.view = job.view

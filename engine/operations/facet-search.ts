@@ -8,7 +8,7 @@ import { threadedSearch } from './threaded-search.js'
 /** `POST /indexes/{uid}/facet-search`: the values of a facet among a search's matching documents (on a search thread when it can run there). */
 export async function facetSearch(engine: Engine, uid: string, request: FacetSearchRequest): Promise<Record<string, unknown>> {
   const start = performance.now()
-  const threaded = await threadedSearch(engine, uid, { kind: 'facetSearch', request }, start)
+  const threaded = await threadedSearch(engine, uid, { kind: 'facetSearch', request })
   if (threaded) return threaded
   return facetSearchOn(await searchSource(engine, uid), request, start)
 }

@@ -34,17 +34,14 @@ const heldViews = new WeakMap<Engine, Map<number, { serial: string; view: Source
 
 /**
  * The answer of a search run on a thread; null: it runs on the HTTP thread (no threads, or one it needs). Its
- * `processingTimeMs` and `searchCutoffMs` budget count from `start` (performance clock), else from its first
- * hand-over to the threads (as a search on the HTTP thread counts from when its index is loaded), so the time it
- * waits for a free thread, and its runs again on newer views, are counted.
+ * `processingTimeMs` and `searchCutoffMs` budget count from when a thread takes it (workers/search-pool.ts), not
+ * from its wait for a free thread, as Meilisearch's count from when a search holds its permit.
  */
-export async function threadedSearch(engine: Engine, uid: string, work: ThreadWork, start?: number): Promise<JsonObject | null> {
+export async function threadedSearch(engine: Engine, uid: string, work: ThreadWork): Promise<JsonObject | null> {
   const threads = engine.searchThreads
   if (!threads || !onThread(work)) return null
-  let startedAt = start === undefined ? null : performance.timeOrigin + start
   for (let run = 0; run < THREAD_RUNS; run++) {
     const { indexId, serial, view, state } = await publishedView(engine, uid)
-    startedAt ??= performance.timeOrigin + performance.now()
     const read: DocumentReader = (docids) => {
       if (engine.documents.state(indexId) !== state) return null
       const docs = engine.documents.getManyStored(indexId, docids)
@@ -55,7 +52,7 @@ export async function threadedSearch(engine: Engine, uid: string, work: ThreadWo
       return { bytes, ends }
     }
     const documents = sharedDocuments(engine, indexId, state)
-    const answer = await threads.run({ indexId, serial, view, work, startedAt, ...(documents ? { documents } : {}) }, read)
+    const answer = await threads.run({ indexId, serial, view, work, ...(documents ? { documents } : {}) }, read)
     if ('response' in answer) return answer.response
     if ('error' in answer) throw new TesseraError(answer.error.code, answer.error.message, answer.error.status)
     if ('failure' in answer) throw new Error(answer.failure)

@@ -17,7 +17,7 @@ export interface ThreadMessage {
   serial: string
   view?: SourceView
   work: ThreadWork
-  /** ThreadJob's `startedAt` (on the common clock: `performance.timeOrigin + performance.now()`). */
+  /** When the thread took the search (the common clock: `performance.timeOrigin + performance.now()`). */
   startedAt: number
   documents?: ThreadJob['documents']
 }
@@ -31,9 +31,7 @@ export interface HeldSource {
 
 /** `read` is the current job's: the held source reads through the reader its search is given. */
 export function runOnThread(held: Map<number, HeldSource>, message: ThreadMessage, read: { current: DocumentReader }): ThreadAnswer {
-  // `searchCutoffMs` and `processingTimeMs` count from when the search began on the HTTP thread, on this thread's
-  // clock: the time it waited for a free thread (or for the thread to load) is part of them, as Meilisearch counts
-  // a search's time from the request's start, its wait for a search permit included.
+  // `searchCutoffMs` and `processingTimeMs` count from when the pool handed the search to this thread (its clock).
   const start = message.startedAt - performance.timeOrigin
   let entry = held.get(message.indexId)
   if (entry?.serial !== message.serial) {

@@ -44,12 +44,6 @@ export interface ThreadJob {
   view: SourceView
   work: ThreadWork
   /**
-   * When the search began on the HTTP thread, as `performance.timeOrigin + performance.now()` (each thread has its
-   * own clock origin): `processingTimeMs` and the `searchCutoffMs` budget count from here, the time the search waited
-   * for a free thread included, as Meilisearch counts from the request's start.
-   */
-  startedAt: number
-  /**
    * For the thread to read the hits' documents itself (storage/shared-reads.ts): the store's shared reads and the
    * index's documents epoch taken with the view. Absent, or a read it cannot trust: it asks the HTTP thread.
    */

@@ -12,7 +12,7 @@ import type { ThreadAnswer, ThreadJob } from '../../engine/search/threads.js'
 const filename = siblingModule(import.meta.url, './search-pool-thread')
 const gate = () => new Int32Array(new SharedArrayBuffer(4))
 const open = (g: Int32Array) => { Atomics.store(g, 0, 1); Atomics.notify(g, 0) }
-const job = (q: string, serial = 's', view: object = {}): ThreadJob => ({ indexId: 1, serial, view: view as never, work: { kind: 'search', query: { q } as never }, startedAt: performance.timeOrigin + performance.now() })
+const job = (q: string, serial = 's', view: object = {}): ThreadJob => ({ indexId: 1, serial, view: view as never, work: { kind: 'search', query: { q } as never } })
 const noRead = () => null
 const response = (a: ThreadAnswer) => ('response' in a ? a.response : a)
 /** What a search failed with (null: it did not fail). */
@@ -65,16 +65,20 @@ t.test('a view goes to a thread only when it does not hold it yet', async (t) =>
   t.same(response(await threads.run(job('echo', 'a'), noRead)), { q: 'echo', view: 'posted' }, 'a forgotten index: its view is posted again')
 })
 
-t.test("a search's clock: from its start, or from when its thread was ready if it waited for the thread to load", async (t) => {
+t.test("a search's clock starts when a thread takes it, not while it waits for one", async (t) => {
   const threads = createSearchThreads({ threads: 1, queueSize: 10, filename })
   t.teardown(() => threads.close())
-  const clock = async (startedAt: number) => (response(await threads.run({ ...job('clock'), startedAt }, noRead)) as { startedAt: number }).startedAt
-  const beforeLoad = performance.timeOrigin + performance.now() - 1
-  const first = await clock(beforeLoad)
-  t.ok(first > beforeLoad, 'the first search starts its clock when the thread had loaded')
-  const late = performance.timeOrigin + performance.now()
-  t.equal(await clock(late), late, 'a search arriving once the thread is ready keeps its own start')
-  t.equal(await clock(beforeLoad), first, 'an earlier start is taken as the thread ready time')
+  const clock = async () => (response(await threads.run(job('clock'), noRead)) as { startedAt: number }).startedAt
+  const before = performance.timeOrigin + performance.now()
+  t.ok(await clock() >= before, 'a search started no earlier than it was asked for')
+  const g = gate()
+  const held = threads.run(job('hold', 'h', { gate: g }), noRead)
+  const queued = clock()
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const opened = performance.timeOrigin + performance.now()
+  open(g)
+  await held
+  t.ok(await queued >= opened, 'a search queued behind a held one starts its clock once the thread takes it')
 })
 
 t.test('closing rejects the searches still waiting', async (t) => {
