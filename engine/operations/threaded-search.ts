@@ -17,6 +17,7 @@ import type { DocState } from '../documents/store.js'
 import type { DocumentReader, SourceView, ThreadJob, ThreadWork } from '../search/threads.js'
 import { namesShard } from './shard-facet.js'
 import { loadedIndex } from './published-index.js'
+import { packTexts } from '../storage/shared-reads.js'
 
 /** Runs of a search on threads before it runs here (each run after the first: its documents changed meanwhile). */
 const THREAD_RUNS = 3
@@ -44,12 +45,7 @@ export async function threadedSearch(engine: Engine, uid: string, work: ThreadWo
     const { indexId, serial, view, state } = await publishedView(engine, uid)
     const read: DocumentReader = (docids) => {
       if (engine.documents.state(indexId) !== state) return null
-      const docs = engine.documents.getManyStored(indexId, docids)
-      const ends = new Uint32Array(docs.length)
-      const bytes = new Uint8Array(docs.reduce((n, d) => n + d.length, 0))
-      let end = 0
-      docs.forEach((d, k) => { bytes.set(d, end); end += d.length; ends[k] = end })
-      return { bytes, ends }
+      return packTexts(engine.documents.getManyStored(indexId, docids))
     }
     const documents = sharedDocuments(engine, indexId, state)
     const answer = await threads.run({ indexId, serial, view, work, ...(documents ? { documents } : {}) }, read)

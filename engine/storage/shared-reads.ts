@@ -44,11 +44,15 @@ export class SharedDocumentReader {
     const found = this.gate.readAt(indexId, epoch, this.generation, () =>
       this.db._getManySync(docids.map((d) => keys.indexKey(indexId, keys.u32(d))), { column }) as (Buffer | null | undefined)[])
     if (!found || found.some((v) => v == null)) return null
-    const docs = found as Buffer[]
-    const ends = new Uint32Array(docs.length)
-    const bytes = new Uint8Array(docs.reduce((n, d) => n + d.length, 0))
-    let end = 0
-    docs.forEach((d, k) => { bytes.set(d, end); end += d.length; ends[k] = end })
-    return { bytes, ends }
+    return packTexts(found as Buffer[])
   }
+}
+
+/** Stored documents as one buffer and their ends: the form a search thread is handed them in, from either thread. */
+export function packTexts(docs: readonly Uint8Array[]): StoredTexts {
+  const ends = new Uint32Array(docs.length)
+  const bytes = new Uint8Array(docs.reduce((n, d) => n + d.length, 0))
+  let end = 0
+  docs.forEach((d, k) => { bytes.set(d, end); end += d.length; ends[k] = end })
+  return { bytes, ends }
 }
