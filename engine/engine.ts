@@ -27,7 +27,7 @@ import { vectorSearchTuning } from './vectors/search.js'
 import { join } from 'node:path'
 import { LocalTaskLog, type TaskLog } from './tasks/task-log.js'
 import { StateChanges } from './tasks/state-changes.js'
-import { openCluster, type ClusterOptions } from './cluster/index.js'
+import type { ClusterOptions } from './cluster/index.js'
 
 export type Log = (msg: string, level?: 'INFO' | 'ERROR') => void
 
@@ -137,6 +137,8 @@ export class Engine {
       try {
         // Before the first entry is applied: every batch of a cluster node shards.
         network.sharding = true
+        // Loaded only in cluster mode: the NATS clients take ~0.3 s to load, which a single node never needs.
+        const { openCluster } = await import('./cluster/index.js')
         engine.taskLog = await openCluster({ store, queue, payloads, scheduler, stateChanges, openings: openings!, log }, options.cluster)
       } catch (err) {
         await engine.close()

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto'
 import { availableParallelism, totalmem } from 'node:os'
 import { join } from 'node:path'
-import { parseAllowedIpNetworks, type EmbedderRuntime } from '../engine/embedders/index.js'
+import type { EmbedderRuntime } from '../engine/embedders/index.js'
+import { parseAllowedIpNetworks } from '../engine/embedders/ip-policy.js'
 import { LOG_LEVELS, type LogLevel } from './log.js'
 import type { ClusterOptions } from '../engine/cluster/index.js'
 

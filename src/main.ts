@@ -1,8 +1,6 @@
 /** The `tessera` command. */
 import { ConfigError, helpText, parseArgs } from './config.js'
 import { createLogger } from './log.js'
-import { startServer } from './server.js'
-import { StartupError } from './data-dir.js'
 import { VERSION } from './version.js'
 
 async function main(): Promise<void> {
@@ -20,6 +18,8 @@ async function main(): Promise<void> {
   if (parsed.kind === 'version') { process.stdout.write(`tessera ${VERSION.pkgVersion}\n`); return }
   const { config } = parsed
   const log = createLogger(config.logLevel)
+  // Loaded after the arguments are read: `--help`, `--version` and usage errors answer without loading the service.
+  const [{ startServer }, { StartupError }] = await Promise.all([import('./server.js'), import('./data-dir.js')])
   let server
   try {
     server = await startServer(config, log)

@@ -5,7 +5,16 @@
  * only skips the signature check; what a token may do (its session, its user) is looked up on every request.
  */
 import { createHash } from 'node:crypto'
-import jwt from 'jsonwebtoken'
+import { createRequire } from 'node:module'
+
+/**
+ * `jsonwebtoken` is loaded on first use, not at start-up: it costs ~0.1-0.3 s to load, and a server whose auth
+ * collections never see a login should not pay it on every start (the test suite starts hundreds).
+ */
+let loaded: typeof import('jsonwebtoken') | null = null
+function jwt(): typeof import('jsonwebtoken') {
+  return (loaded ??= createRequire(import.meta.url)('jsonwebtoken') as typeof import('jsonwebtoken'))
+}
 
 export function deriveSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex').slice(0, 32)
@@ -32,7 +41,7 @@ export class TokenSigner {
   sign(fields: Record<string, unknown>, expiresInSeconds: number): { token: string; exp: number } {
     const iat = Math.floor(Date.now() / 1000)
     const exp = iat + expiresInSeconds
-    const token = jwt.sign({ ...fields, iat, exp }, this.key, { algorithm: 'HS256' })
+    const token = jwt().sign({ ...fields, iat, exp }, this.key, { algorithm: 'HS256' })
     return { token, exp }
   }
 
@@ -47,7 +56,7 @@ export class TokenSigner {
     }
     let claims: TokenClaims
     try {
-      claims = jwt.verify(token, this.key, { algorithms: ['HS256'] }) as TokenClaims
+      claims = jwt().verify(token, this.key, { algorithms: ['HS256'] }) as TokenClaims
     } catch {
       return null
     }
@@ -69,6 +78,6 @@ export class TokenSigner {
 
 /** The `exp` of a token without checking it (Payload's `me` reports the presented token's expiry). */
 export function decodeExp(token: string): number | undefined {
-  const decoded = jwt.decode(token)
+  const decoded = jwt().decode(token)
   return decoded && typeof decoded === 'object' && typeof decoded.exp === 'number' ? decoded.exp : undefined
 }

@@ -3,7 +3,7 @@
  * with the token it carries withheld (tokens never go to logs). A failed send is logged and does not fail the
  * operation: the user's record is already committed, and forgot-password must answer the same either way.
  */
-import nodemailer, { type Transporter } from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { AuthLogger } from '../service.js'
 
 export interface Mail {
@@ -15,29 +15,34 @@ export interface Mail {
 }
 
 export class Mailer {
-  private readonly transport: Transporter | null
+  /** Opened on the first mail: nodemailer takes ~0.3 s to load, which a start-up should not pay for mail it may never send. */
+  private transport: Promise<Transporter> | null = null
   private readonly from: string
 
-  constructor(config: { smtp: string; fromName: string; fromAddress: string } | null, private readonly log: AuthLogger) {
-    this.transport = config ? nodemailer.createTransport(config.smtp) : null
+  constructor(private readonly config: { smtp: string; fromName: string; fromAddress: string } | null, private readonly log: AuthLogger) {
     this.from = config ? `"${config.fromName}" <${config.fromAddress}>` : ''
   }
 
+  private openTransport(smtp: string): Promise<Transporter> {
+    return (this.transport ??= import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(smtp)))
+  }
+
   async send(mail: Mail): Promise<void> {
-    if (!this.transport) {
+    if (!this.config) {
       // One log line per mail.
       this.log.info(`email not sent (no SMTP configured): to ${mail.to}, subject "${mail.subject}": ${withhold(mail.html, mail.secrets).replace(/\s*\n\s*/g, ' ')}`)
       return
     }
     try {
-      await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, html: mail.html })
+      const transport = await this.openTransport(this.config.smtp)
+      await transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, html: mail.html })
     } catch (err) {
       this.log.error(`email to ${mail.to} ("${mail.subject}") failed: ${withhold((err as Error).message, mail.secrets)}`)
     }
   }
 
   close(): void {
-    this.transport?.close()
+    void this.transport?.then((transport) => transport.close(), () => undefined)
   }
 }
 

@@ -10,7 +10,6 @@ import { formatErrors } from '../errors.js'
 import { MESSAGES } from '../messages.js'
 import type { AuthService } from '../service.js'
 import { docAccessOperation, globalAccessOperation } from '../operations/access.js'
-import { graphqlEndpoint } from '../graphql/endpoint.js'
 import { accessEndpoint, collectionEndpoints, globalAccessEndpoint, respond, RouteNotFound, type CollectionEndpointContext, type EndpointContext } from './endpoints.js'
 import { operationRequest, readData } from './request.js'
 
@@ -44,6 +43,9 @@ const slugAccess: Run = async (ctx) => {
   if (!global) throw new RouteNotFound()
   return respond(200, await globalAccessOperation({ global, req: ctx.req }))
 }
+
+/** `/api/graphql`, loaded on its first request: `graphql` takes ~0.5 s to load, too much for every start-up. */
+const graphqlEndpoint: Run = async (ctx) => (await import('../graphql/endpoint.js')).graphqlEndpoint(ctx)
 
 const ROUTES: ApiRoute[] = [
   { methods: ['GET', 'POST'], segments: ['access'], run: accessEndpoint },
