@@ -2,6 +2,7 @@
 // threads at once (transformers.js keeps its options per thread).
 import t from 'tap'
 import { Worker } from 'node:worker_threads'
+import { siblingModule } from '../../../engine/util/module-path.js'
 import { EmbeddingServer, embedText } from '../../helpers/embedding-server.js'
 import { tinyBertHiddenStates, writeTinyBertModel } from '../../helpers/tiny-bert.js'
 
@@ -9,7 +10,7 @@ interface Reply { vectors?: Float32Array[]; dimensions?: number; reused?: boolea
 
 function inWorker(data: unknown): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('../../helpers/embed-worker.ts', import.meta.url), { workerData: data })
+    const worker = new Worker(siblingModule(import.meta.url, '../../helpers/embed-worker'), { workerData: data })
     worker.once('message', (reply: Reply) => {
       void worker.terminate()
       resolve(reply)

@@ -7,13 +7,15 @@
  */
 import t from 'tap'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { ROOT } from '../../helpers/server.js'
 import { Engine, search, updateSettings } from '../../../engine/index.js'
 import { defaultSearchQuery, type SearchQuery } from '../../../engine/search/request.js'
 import { mulberry32, zipf } from '../../../bench/data/random.js'
 import { addJson, dataDir, pooled, settle } from '../../helpers/engine.js'
 
-const FIXTURE = fileURLToPath(new URL('./frequent-words-relevancy.json', import.meta.url))
+// Read from the source tree: the tests run compiled, from dist/test/, where the fixture is not copied.
+const FIXTURE = join(ROOT, 'test', 'engine', 'search', 'frequent-words-relevancy.json')
 
 // Function words first (the frequent ranks of natural text), then content words.
 const FUNCTION_WORDS = ['the', 'of', 'and', 'a', 'to', 'in', 'is', 'for', 'an', 'on', 'with', 'as', 'by', 'it', 'or', 'be', 'from', 'at', 'this', 'that']
