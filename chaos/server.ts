@@ -1,6 +1,6 @@
 /** The chaos runs' server: the compiled service on one data directory, killed and restarted at will. */
 import { spawn } from 'node:child_process'
-import { ALLOCATOR_ENV, launch, MAIN, type Launched } from '../bench/harness/server.js'
+import { ALLOCATOR_ENV, launch, MAIN, nodeCommand, type Launched } from '../bench/harness/server.js'
 
 export interface ChaosServer {
   url: string
@@ -24,7 +24,8 @@ export async function startChaosServer(dbPath: string, extra: string[] = [], env
 
 /** Start the service and `kill -9` it `afterMs` later, whatever it is doing (opening the database, recovering). */
 export async function killDuringStartup(dbPath: string, afterMs: number): Promise<void> {
-  const proc = spawn(process.execPath, [MAIN, '--db-path', dbPath, '--http-addr', '127.0.0.1:0'], { env: { ...ALLOCATOR_ENV, ...process.env, ...SERVER_ENV }, stdio: 'ignore' })
+  const node = nodeCommand([MAIN, '--db-path', dbPath, '--http-addr', '127.0.0.1:0'])
+  const proc = spawn(node.command, node.args, { env: { ...ALLOCATOR_ENV, ...process.env, ...SERVER_ENV }, stdio: 'ignore' })
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
   await new Promise((resolve) => setTimeout(resolve, afterMs))
   if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL')

@@ -59,8 +59,8 @@ export const USAGE = `Usage: npm run bench -- [options]   (or, installed: tesser
                         facets, sweeps, concurrency, vectors, embeddings (default all)
                         and cluster, run only when named (a single node, then 1 and 3 nodes in cluster mode
                         over nats-server; see README, Cluster)
-  --vectors N           vectors scenario: generated 384-dimension vectors (default 100000; --quick 5000)
-  --vector-queries N    vectors scenario: queries, plain and filtered (default 1000; --quick 100)
+  --vectors N           vectors scenario: generated 384-dimension vectors (default 100000; --quick 2000)
+  --vector-queries N    vectors scenario: queries, plain and filtered (default 1000; --quick 50)
   --embed-docs N        embeddings scenario: documents embedded through a rest embedder (default 50000; --quick 5000)
   --adapters LIST       HTTP adapters, comma-separated: uws, node (default both)
   --client raw|node     load generator: minimal node:net client (default) or node:http Agent

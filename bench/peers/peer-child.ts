@@ -27,14 +27,16 @@ function versionOf(pkg: string): string {
 /** This process's VmRSS or VmHWM in MiB (0 where /proc is unavailable). */
 const ownMiB = (field: 'rss' | 'hwm'): number => (readStatus(process.pid)[field] ?? 0) / 1024
 
-const SEARCH_BUDGET_MS = 15_000
+/** Time a pass may spend once it has MIN_SAMPLES queries (the last argument; `--quick` gives 2 s). */
+const DEFAULT_SEARCH_BUDGET_MS = 15_000
 const MIN_SAMPLES = 100
 
 async function main(): Promise<void> {
-  const [peer, corpusFile, queriesFile, fieldList, primaryKey, roundsText, scratch, batchText = '10000'] = process.argv.slice(2)
+  const [peer, corpusFile, queriesFile, fieldList, primaryKey, roundsText, scratch, batchText = '10000', budgetText = String(DEFAULT_SEARCH_BUDGET_MS)] = process.argv.slice(2)
   const batch = Number(batchText)
-  if (!PEERS.includes(peer as PeerName) || !corpusFile || !queriesFile || !fieldList || !primaryKey || !roundsText || !scratch || !(batch >= 1)) {
-    throw new Error('usage: peer-child <peer> <corpus.ndjson> <queries.json> <fields> <primaryKey> <rounds> <scratch dir> [batch]')
+  const SEARCH_BUDGET_MS = Number(budgetText)
+  if (!PEERS.includes(peer as PeerName) || !corpusFile || !queriesFile || !fieldList || !primaryKey || !roundsText || !scratch || !(batch >= 1) || !(SEARCH_BUDGET_MS >= 0)) {
+    throw new Error('usage: peer-child <peer> <corpus.ndjson> <queries.json> <fields> <primaryKey> <rounds> <scratch dir> [batch] [search budget ms]')
   }
   const docs = readFileSync(corpusFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Doc)
   const queries = JSON.parse(readFileSync(queriesFile, 'utf8')) as string[]

@@ -103,6 +103,8 @@ export async function runPeers(options: {
   batchDocuments?: number
   /** The scenario named in the progress lines (`search` by default). */
   scenario?: string
+  /** How long a search pass may run once it has 100 queries (15 s by default). */
+  searchBudgetMs?: number
 }): Promise<PeerRun[]> {
   const dir = mkdtempSync(join(options.scratchParent, 'peers-'))
   const runs: PeerRun[] = []
@@ -114,7 +116,7 @@ export async function runPeers(options: {
     for (const peer of options.peers) {
       options.log(`bench: ${options.scenario ?? 'search'}, peer ${peer} …`)
       const scratch = mkdtempSync(join(dir, `${peer}-`))
-      const res = await runChild([peer, corpus, queries, options.searchable.join(','), options.primaryKey, String(options.rounds), scratch, String(options.batchDocuments ?? 10_000)], options.timeoutMs)
+      const res = await runChild([peer, corpus, queries, options.searchable.join(','), options.primaryKey, String(options.rounds), scratch, String(options.batchDocuments ?? 10_000), String(options.searchBudgetMs ?? 15_000)], options.timeoutMs)
       rmSync(scratch, { recursive: true, force: true })
       const line = res.stdout.trim().split('\n').pop() ?? ''
       try {

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Meilisearch } from 'meilisearch'
-import { launch, ROOT, MAIN } from '../../bench/harness/server.js'
+import { launch, nodeCommand, ROOT, MAIN } from '../../bench/harness/server.js'
 
-export { ROOT, MAIN }
+export { ROOT, MAIN, nodeCommand }
 
 export interface TestServer {
   url: string

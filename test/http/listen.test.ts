@@ -6,12 +6,13 @@
 import t from 'tap'
 import { spawn } from 'node:child_process'
 import { rmSync } from 'node:fs'
-import { MAIN, serverFor, tempDir } from '../helpers/server.js'
+import { MAIN, nodeCommand, serverFor, tempDir } from '../helpers/server.js'
 
 function runSecond(port: number, adapter: string): Promise<{ code: number | null; output: string }> {
   const dbPath = tempDir()
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [MAIN, '--db-path', dbPath, '--http-addr', `127.0.0.1:${port}`, '--http-adapter', adapter], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const node = nodeCommand([MAIN, '--db-path', dbPath, '--http-addr', `127.0.0.1:${port}`, '--http-adapter', adapter])
+    const proc = spawn(node.command, node.args, { stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     proc.stdout.on('data', (d) => { output += d; if (/listening on/.test(output)) proc.kill('SIGKILL') })
     proc.stderr.on('data', (d) => { output += d })

@@ -29,6 +29,9 @@ import { measureQps } from './qps.js'
 import { buildQueryMix, byKind } from './queries.js'
 import type { BenchQuery, SearchInProcess, SearchLatency, SearchMemory, SearchResult } from './types.js'
 
+/** `--quick` is a smoke run: a peer's search passes stop after 2 s once they have 100 queries (Orama took 40 s on 20,000 documents). */
+const QUICK_PEER_SEARCH_BUDGET_MS = 2_000
+
 const log = (text: string) => process.stderr.write(text)
 
 /** The whole search scenario; failures of the service are reported in the result, not thrown. */
@@ -100,6 +103,7 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
   const peers = options.peers.length === 0 ? [] : await runPeers({
     peers: options.peers, documents, searchable: info.searchableAttributes, primaryKey: info.primaryKey, queries: mix.map((q) => q.q),
     rounds: options.inProcessRounds, scratchParent: dirname(dbPath), timeoutMs: options.taskTimeoutMs, log,
+    ...(options.quick ? { searchBudgetMs: QUICK_PEER_SEARCH_BUDGET_MS } : {}),
   })
 
   if (options.dataset === null) {

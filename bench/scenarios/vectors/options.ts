@@ -13,5 +13,5 @@ export interface VectorsOptions {
 export const DEFAULT_VECTORS_OPTIONS: VectorsOptions = { count: 100_000, queries: 1000, clients: 16, seconds: 5 }
 
 export function quickVectorsOptions(): VectorsOptions {
-  return { count: 5_000, queries: 100, clients: 16, seconds: 2 }
+  return { count: 2_000, queries: 50, clients: 16, seconds: 2 }
 }

@@ -10,13 +10,14 @@ import type { AddressInfo } from 'node:net'
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { PACKAGE_ROOT } from '../../../src/version.js'
-import { call, serverFor, tempDir, waitTask } from '../../helpers/server.js'
+import { call, nodeCommand, serverFor, tempDir, waitTask } from '../../helpers/server.js'
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'tessera.js')
 
 function bench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'bench', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const node = nodeCommand([BIN, 'bench', ...args])
+    const child = spawn(node.command, node.args, { stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => { stdout += d })

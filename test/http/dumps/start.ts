@@ -1,10 +1,11 @@
 /** Start-up that is expected to stop: run the service with `args` and return its exit status and stderr. */
 import { spawn } from 'node:child_process'
-import { MAIN } from '../../helpers/server.js'
+import { MAIN, nodeCommand } from '../../helpers/server.js'
 
 export function startExpectingExit(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [MAIN, '--http-addr', '127.0.0.1:0', '--max-indexing-threads', '1', ...args], { env: { ...process.env, TESSERA_LOG_LEVEL: 'WARN' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const node = nodeCommand([MAIN, '--http-addr', '127.0.0.1:0', '--max-indexing-threads', '1', ...args])
+    const proc = spawn(node.command, node.args, { env: { ...process.env, TESSERA_LOG_LEVEL: 'WARN' }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stderr = ''
     let stdout = ''
     proc.stderr.on('data', (d) => { stderr += d })
