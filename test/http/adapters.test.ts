@@ -1,5 +1,5 @@
 /** Both HTTP adapters behave the same; the CLI, configuration, logging and graceful shutdown. */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { serverFor, startServer, call, waitTask, tempDir, MAIN, type TestServer } from '../helpers/server.js'
@@ -164,6 +164,16 @@ t.test('the log has a line per request at INFO', async (t) => {
   }
 })
 
+/**
+ * SIGTERM, then exit code 0. Seen ending by a signal (code null) twice under load, in CI, not reproduced in 55
+ * tries at a load of 2-4: if it happens again, say which signal, with the end of what the server wrote.
+ */
+async function stopsCleanly(t: Test, server: TestServer, label: string): Promise<void> {
+  const code = await server.stop()
+  if (code !== 0) t.comment(`${label}: stopped by ${server.proc.signalCode}; stderr:\n${server.logs().slice(-4000)}`)
+  t.equal(code, 0, label)
+}
+
 t.test('SIGTERM shuts down gracefully and a restart sees the same state', async (t) => {
   for (const adapter of ['uws', 'node'] as const) {
     const dbPath = tempDir()
@@ -175,7 +185,7 @@ t.test('SIGTERM shuts down gracefully and a restart sees the same state', async 
     await waitTask(first.url, b.body.taskUid)
     const tasksBefore = (await call(`${first.url}/tasks`)).body
     const indexesBefore = (await call(`${first.url}/indexes`)).body
-    t.equal(await first.stop(), 0, `${adapter}: exit code 0`)
+    await stopsCleanly(t, first, `${adapter}: exit code 0`)
     t.match(first.logs(), /SIGTERM received: shutting down/)
     const second = await startServer({ dbPath, adapter })
     t.teardown(() => second.stop())
@@ -184,10 +194,7 @@ t.test('SIGTERM shuts down gracefully and a restart sees the same state', async 
     const c = await call(`${second.url}/indexes`, { method: 'POST', json: { uid: 'after' } })
     t.equal(c.body.taskUid, 2, 'task uids continue')
     t.equal((await waitTask(second.url, c.body.taskUid)).status, 'succeeded')
-    // Once seen ending by a signal (code null) under load: say which, with what the server wrote, if it happens again.
-    const code = await second.stop()
-    if (code !== 0) t.comment(`${adapter}: stopped by ${second.proc.signalCode}; stderr:\n${second.logs().slice(-4000)}`)
-    t.equal(code, 0, `${adapter}: exit code 0 after a restart`)
+    await stopsCleanly(t, second, `${adapter}: exit code 0 after a restart`)
   }
 })
 
