@@ -70,7 +70,7 @@ export const USAGE = `Usage: npm run bench -- [options]   (or, installed: tesser
   --docs N              documents scenario: documents in the generated corpus (default 100000)
   --large               documents scenario: also ingest a large NDJSON corpus, streamed while generated
   --large-docs N        documents in that large corpus (default 500000)
-  --quick               the whole suite in under 3 minutes on 2 cores: 2 s load windows (0.5 s warm-up);
+  --quick               the whole suite in about 3.5 minutes on 2 cores: 2 s load windows (0.5 s warm-up);
                         documents and search scenarios: 20,000 generated documents,
                         2 rounds, 2 s QPS windows; facets scenario: 20,000 documents, 5 rounds;
                         tasks and sweeps scenarios: their smaller corpora and task counts
@@ -224,7 +224,7 @@ export function parseOptions(argv: string[]): Options {
     }
   }
   if (quick) {
-    // The whole suite in under 3 minutes on 2 cores: shorter windows and smaller corpora, unless given.
+    // The whole suite in about 3.5 minutes on 2 cores: shorter windows and smaller corpora, unless given.
     if (!given.has('duration')) options.durationSeconds = 2
     if (!given.has('warmup')) options.warmupSeconds = 0.5
     options.documents = quickDocumentsOptions(options.documents, given.has('docs'))

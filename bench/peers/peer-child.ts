@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks'
 import { summarize } from '../harness/latency.js'
 import { readStatus } from '../harness/memory.js'
 import { engineFor } from './engines.js'
-import { PEERS, PEER_PACKAGES, type PeerMeasure, type PeerName } from './peers.js'
+import { DEFAULT_PEER_SEARCH_BUDGET_MS, PEERS, PEER_PACKAGES, type PeerMeasure, type PeerName } from './peers.js'
 
 type Doc = Record<string, unknown>
 
@@ -27,15 +27,13 @@ function versionOf(pkg: string): string {
 /** This process's VmRSS or VmHWM in MiB (0 where /proc is unavailable). */
 const ownMiB = (field: 'rss' | 'hwm'): number => (readStatus(process.pid)[field] ?? 0) / 1024
 
-/** Time a pass may spend once it has MIN_SAMPLES queries (the last argument; `--quick` gives 2 s). */
-const DEFAULT_SEARCH_BUDGET_MS = 15_000
 const MIN_SAMPLES = 100
 
 async function main(): Promise<void> {
-  const [peer, corpusFile, queriesFile, fieldList, primaryKey, roundsText, scratch, batchText = '10000', budgetText = String(DEFAULT_SEARCH_BUDGET_MS)] = process.argv.slice(2)
+  const [peer, corpusFile, queriesFile, fieldList, primaryKey, roundsText, scratch, batchText = '10000', budgetText = String(DEFAULT_PEER_SEARCH_BUDGET_MS)] = process.argv.slice(2)
   const batch = Number(batchText)
-  const SEARCH_BUDGET_MS = Number(budgetText)
-  if (!PEERS.includes(peer as PeerName) || !corpusFile || !queriesFile || !fieldList || !primaryKey || !roundsText || !scratch || !(batch >= 1) || !(SEARCH_BUDGET_MS >= 0)) {
+  const searchBudgetMs = Number(budgetText)
+  if (!PEERS.includes(peer as PeerName) || !corpusFile || !queriesFile || !fieldList || !primaryKey || !roundsText || !scratch || !(batch >= 1) || !(searchBudgetMs >= 0)) {
     throw new Error('usage: peer-child <peer> <corpus.ndjson> <queries.json> <fields> <primaryKey> <rounds> <scratch dir> [batch] [search budget ms]')
   }
   const docs = readFileSync(corpusFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Doc)
@@ -56,10 +54,10 @@ async function main(): Promise<void> {
     const n = await engine.search(q)
     returned += n
     if (n === 0) zeroHits++
-    if (++warmupQueries >= MIN_SAMPLES && performance.now() - warming > SEARCH_BUDGET_MS) break
+    if (++warmupQueries >= MIN_SAMPLES && performance.now() - warming > searchBudgetMs) break
   }
   // Measured rounds, bounded in time: a slow peer (hundreds of ms a query on a large corpus) stops once it has
-  // spent SEARCH_BUDGET_MS measuring and has at least MIN_SAMPLES samples (the mix is in random order, so its first
+  // spent searchBudgetMs measuring and has at least MIN_SAMPLES samples (the mix is in random order, so its first
   // queries are a fair sample of it).
   const times: number[] = []
   const started = performance.now()
@@ -68,7 +66,7 @@ async function main(): Promise<void> {
       const t = performance.now()
       await engine.search(q)
       times.push(performance.now() - t)
-      if (times.length >= MIN_SAMPLES && performance.now() - started > SEARCH_BUDGET_MS) break measuring
+      if (times.length >= MIN_SAMPLES && performance.now() - started > searchBudgetMs) break measuring
     }
   }
   const measure: PeerMeasure = {

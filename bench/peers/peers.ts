@@ -88,6 +88,9 @@ function runChild(args: string[], timeoutMs: number): Promise<{ code: number | n
   })
 }
 
+/** How long a peer's search pass may run once it has 100 queries, unless told (`--quick`: 2 s). */
+export const DEFAULT_PEER_SEARCH_BUDGET_MS = 15_000
+
 /** Index and query every peer of `peers`; a failed peer is reported, not thrown. */
 export async function runPeers(options: {
   peers: readonly PeerName[]
@@ -103,7 +106,7 @@ export async function runPeers(options: {
   batchDocuments?: number
   /** The scenario named in the progress lines (`search` by default). */
   scenario?: string
-  /** How long a search pass may run once it has 100 queries (15 s by default). */
+  /** How long a search pass may run once it has 100 queries (DEFAULT_PEER_SEARCH_BUDGET_MS by default). */
   searchBudgetMs?: number
 }): Promise<PeerRun[]> {
   const dir = mkdtempSync(join(options.scratchParent, 'peers-'))
@@ -116,7 +119,7 @@ export async function runPeers(options: {
     for (const peer of options.peers) {
       options.log(`bench: ${options.scenario ?? 'search'}, peer ${peer} …`)
       const scratch = mkdtempSync(join(dir, `${peer}-`))
-      const res = await runChild([peer, corpus, queries, options.searchable.join(','), options.primaryKey, String(options.rounds), scratch, String(options.batchDocuments ?? 10_000), String(options.searchBudgetMs ?? 15_000)], options.timeoutMs)
+      const res = await runChild([peer, corpus, queries, options.searchable.join(','), options.primaryKey, String(options.rounds), scratch, String(options.batchDocuments ?? 10_000), String(options.searchBudgetMs ?? DEFAULT_PEER_SEARCH_BUDGET_MS)], options.timeoutMs)
       rmSync(scratch, { recursive: true, force: true })
       const line = res.stdout.trim().split('\n').pop() ?? ''
       try {
