@@ -7,6 +7,7 @@ import { Packr } from 'msgpackr'
 import { Piscina } from 'piscina'
 import type { JobName, WorkerPool } from '../engine/pool/index.js'
 import { siblingModule } from '../engine/util/module-path.js'
+import { threadExecArgv } from '../engine/util/thread-argv.js'
 
 const packr = new Packr({ moreTypes: true, useRecords: false })
 
@@ -16,6 +17,7 @@ export function createWorkerPool(threads = availableParallelism()): WorkerPool {
     minThreads: Math.min(1, threads),
     maxThreads: Math.max(1, threads),
     idleTimeout: 60_000,
+    execArgv: threadExecArgv(),
     // A 4 MB stack lets Rhai scripts recurse as deep as Meilisearch allows (1,000 calls) in edit-by-function.
     resourceLimits: { maxYoungGenerationSizeMb: 8, stackSizeMb: 4 },
   })

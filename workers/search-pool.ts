@@ -13,6 +13,7 @@ import { TesseraError } from '../engine/errors/index.js'
 import type { DocumentReader, SearchThreads, ThreadAnswer, ThreadJob } from '../engine/search/threads.js'
 import type { ThreadMessage } from '../engine/search/thread-run.js'
 import { siblingModule } from '../engine/util/module-path.js'
+import { threadExecArgv } from '../engine/util/thread-argv.js'
 
 export interface SearchPoolOptions {
   threads: number
@@ -71,7 +72,7 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
     const flag = new Int32Array(new SharedArrayBuffer(4))
     const channel = new MessageChannel()
     const hooks = { gate: options.hooks?.gate ?? null, exitOn: options.hooks?.exitOn ?? null }
-    const worker = new Worker(filename, { workerData: { flag, port: channel.port2, hooks }, transferList: [channel.port2] })
+    const worker = new Worker(filename, { workerData: { flag, port: channel.port2, hooks }, transferList: [channel.port2], execArgv: threadExecArgv() })
     const thread: Thread = { worker, flag, port: channel.port1, holds: new Map(), running: null, readyAt: null }
     worker.on('message', (m: { ready?: true; id: number; read?: number[]; answer?: ThreadAnswer }) => {
       if (m.ready) {

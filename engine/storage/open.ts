@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { siblingModule } from '../util/module-path.js'
+import { threadExecArgv } from '../util/thread-argv.js'
 import { allColumnOptions } from './tuning.js'
 
 const require = createRequire(import.meta.url)
@@ -31,7 +32,7 @@ export async function openDatabase(path: string, logLevel: StorageLogLevel = 'er
 
 /** The writer thread of an open database, once it has opened it through the handle. */
 export async function startWriter(db: RocksHandle): Promise<Worker> {
-  const writer = new Worker(siblingModule(import.meta.url, './writer'), { workerData: { handle: db.handle } })
+  const writer = new Worker(siblingModule(import.meta.url, './writer'), { workerData: { handle: db.handle }, execArgv: threadExecArgv() })
   writer.unref()
   await new Promise<void>((resolve, reject) => {
     const onMessage = (m: { ready?: boolean }) => { if (m.ready) { writer.off('error', reject); writer.off('message', onMessage); resolve() } }
