@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createRequire } from 'node:module'
 import type { LatencySummary } from '../harness/latency.js'
-import { ROOT } from '../harness/server.js'
+import { ROOT, nodeCommand } from '../harness/server.js'
 
 export const PEERS = ['flexsearch', 'minisearch', 'orama', 'sqlite-fts5'] as const
 export type PeerName = (typeof PEERS)[number]
@@ -78,7 +78,8 @@ const CHILD = join(fileURLToPath(new URL('.', import.meta.url)), 'peer-child.js'
 
 function runChild(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CHILD, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    const node = nodeCommand([CHILD, ...args])
+    const child = spawn(node.command, node.args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => { stdout += d })

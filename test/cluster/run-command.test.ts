@@ -8,14 +8,16 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { freePort } from '../../src/cluster/nats-servers.js'
-import { ROOT, call } from '../helpers/server.js'
+import { ROOT, call, nodeCommand } from '../helpers/server.js'
 import { natsMissing } from './cluster.js'
 
 t.setTimeout(600_000)
 
 t.test('npm run cluster -- --nodes 2 --shards 2', { skip: natsMissing() }, async (t) => {
   const basePort = await freePort()
-  const proc = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'cluster', 'run.js'), '--nodes', '2', '--base-port', String(basePort), '--shards', '2'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  // Without tap's process tracker, for the command and the nodes it starts (nodeCommand).
+  const node = nodeCommand([join(ROOT, 'dist', 'src', 'cluster', 'run.js'), '--nodes', '2', '--base-port', String(basePort), '--shards', '2'])
+  const proc = spawn(node.command, node.args, { stdio: ['ignore', 'pipe', 'pipe'] })
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)))
   t.teardown(async () => { if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL'); await exited })
   let out = ''

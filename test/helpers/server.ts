@@ -2,7 +2,7 @@
  * Test harness: start the real service (compiled, as `npm start` runs it) on a free port with a fresh data
  * directory, and talk to it over HTTP. `npm test` builds dist/ first (pretest).
  */
-import type { ChildProcess } from 'node:child_process'
+import { spawnSync, type ChildProcess, type SpawnSyncOptionsWithStringEncoding, type SpawnSyncReturns } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -38,6 +38,12 @@ export interface StartOptions {
  */
 export function clientFor(host: string, apiKey?: string): Meilisearch {
   return new Meilisearch({ host, ...(apiKey === undefined ? {} : { apiKey }), defaultWaitOptions: { timeout: 60_000 } })
+}
+
+/** `node args` run to its end, without tap's process tracker (see nodeCommand): the CLI's runs that exit at once. */
+export function nodeSync(args: string[], options: Partial<SpawnSyncOptionsWithStringEncoding> = {}): SpawnSyncReturns<string> {
+  const node = nodeCommand(args)
+  return spawnSync(node.command, node.args, { ...options, encoding: 'utf8' })
 }
 
 export function tempDir(prefix = 'tessera-test-'): string {

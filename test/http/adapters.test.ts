@@ -1,8 +1,7 @@
 /** Both HTTP adapters behave the same; the CLI, configuration, logging and graceful shutdown. */
 import t, { type Test } from 'tap'
-import { spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
-import { serverFor, startServer, call, waitTask, tempDir, MAIN, type TestServer } from '../helpers/server.js'
+import { serverFor, startServer, call, waitTask, tempDir, nodeSync, MAIN, type TestServer } from '../helpers/server.js'
 import { OPTIONS } from '../../src/config.js'
 
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/
@@ -75,7 +74,7 @@ t.test('uws and node:http give identical answers', async (t) => {
 })
 
 t.test('--help lists every option with its environment variable', async (t) => {
-  const res = spawnSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8' })
+  const res = nodeSync([MAIN, '--help'])
   t.equal(res.status, 0)
   t.match(res.stdout, /^Usage: tessera \[options\]/)
   t.ok(OPTIONS.length >= 8)
@@ -86,7 +85,7 @@ t.test('--help lists every option with its environment variable', async (t) => {
   for (const flag of ['--db-path', '--http-addr', '--master-key', '--env', '--http-payload-size-limit', '--log-level', '--http-adapter', '--max-indexing-threads']) {
     t.ok(res.stdout.includes(flag), flag)
   }
-  const version = spawnSync(process.execPath, [MAIN, '--version'], { encoding: 'utf8' })
+  const version = nodeSync([MAIN, '--version'])
   t.equal(version.status, 0)
   t.match(version.stdout, /^tessera \d+\.\d+\.\d+/)
 })
@@ -95,7 +94,7 @@ t.test('bad options exit 2 with a message', async (t) => {
   const dir = tempDir()
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, [MAIN, '--db-path', dir, '--http-addr', '127.0.0.1:0', ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 15_000 })
+    nodeSync([MAIN, '--db-path', dir, '--http-addr', '127.0.0.1:0', ...args], { env: { ...process.env, ...env }, timeout: 15_000 })
   const cases: [string[], Record<string, string>, string][] = [
     [['--doggo', '1'], {}, 'error: unknown option `--doggo` (see --help)'],
     [['--log-level', 'LOUD'], {}, 'error: invalid --log-level `LOUD`: expected one of OFF, ERROR, WARN, INFO, DEBUG, TRACE'],
