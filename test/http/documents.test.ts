@@ -12,8 +12,14 @@ async function addAndWait(url: string, uid: string, docs: unknown, query = '', m
   return waitTask(url, res.body.taskUid)
 }
 
+/**
+ * One server for the tests that only need indexes of their own (each test its own uids): a server's start and stop
+ * cost about 2 s of CPU. The tests that restart it or hold its batches start their own.
+ */
+const shared = await serverFor(t)
+
 t.test('add, read and list documents with the meilisearch client', async (t) => {
-  const server = await serverFor(t)
+  const server = shared
   const index = server.client.index('movies')
   const task = await index.addDocuments([
     { id: 1, title: 'Carol', info: { year: 2015, genres: ['drama'] } },
@@ -45,7 +51,7 @@ t.test('add, read and list documents with the meilisearch client', async (t) => 
 })
 
 t.test('replace and update semantics, nested objects included', async (t) => {
-  const server = await serverFor(t)
+  const server = shared
   await addAndWait(server.url, 'books', [{ id: 1, title: 'Dune', meta: { pages: 412, lang: 'en' }, tags: ['sf'] }])
   await addAndWait(server.url, 'books', [{ id: 1, meta: { pages: 500 } }], '', 'PUT')
   t.same((await call(`${server.url}/indexes/books/documents/1`)).body, { id: 1, title: 'Dune', meta: { pages: 500 }, tags: ['sf'] },
@@ -59,7 +65,7 @@ t.test('replace and update semantics, nested objects included', async (t) => {
 })
 
 t.test('NDJSON and CSV payloads', async (t) => {
-  const server = await serverFor(t)
+  const server = shared
   let res = await post(`${server.url}/indexes/nd/documents`, '{"id":1,"n":"a"}\n\n{"id":2,"n":"b"}\n', 'application/x-ndjson')
   t.equal(res.status, 202)
   t.equal((await waitTask(server.url, res.body.taskUid)).status, 'succeeded')
@@ -80,7 +86,7 @@ t.test('NDJSON documents read back as sent, whatever the line layout', async (t)
   // One document per line is stored from its own line (CRLF endings, spaces, escapes, duplicate and `__proto__`
   // keys, big numbers); a payload whose values span or share lines takes the other path. Both read back alike,
   // and an add-or-update merges into them.
-  const server = await serverFor(t)
+  const server = shared
   const lines = [
     '{"id":1,"t":"plain"}',
     '  {"id":2, "t" : "spaced \\u00e9 \\"q\\"", "n": 1.50}  ',
@@ -109,7 +115,7 @@ t.test('NDJSON documents read back as sent, whatever the line layout', async (t)
 
 t.test('the stored size of a document does not depend on the payload format or its line layout', async (t) => {
   // An NDJSON line's separators (the line feed before it, a carriage return or spaces around it) are not stored.
-  const server = await serverFor(t)
+  const server = shared
   const docs = ['{"id":1,"a":"x"}', '{"id":2,"a":"y"}', '{"id":3,"a":"z"}']
   const bodies: [string, string, string][] = [
     ['json', `[${docs.join(',')}]`, 'application/json'],
@@ -117,7 +123,8 @@ t.test('the stored size of a document does not depend on the payload format or i
     ['crlf', docs.join('\r\n') + '\r\n', 'application/x-ndjson'],
     ['padded', docs.map((d) => `  ${d}\t`).join('\n'), 'application/x-ndjson'],
   ]
-  for (const [uid, body, type] of bodies) {
+  for (const [layout, body, type] of bodies) {
+    const uid = `size-${layout}`
     const res = await post(`${server.url}/indexes/${uid}/documents`, body, type)
     t.equal((await waitTask(server.url, res.body.taskUid)).status, 'succeeded', uid)
     const stats = (await call(`${server.url}/indexes/${uid}/stats`)).body
@@ -127,7 +134,7 @@ t.test('the stored size of a document does not depend on the payload format or i
 })
 
 t.test('payload and content-type errors are synchronous and register nothing', async (t) => {
-  const server = await serverFor(t)
+  const server = shared
   const accepted = '`application/json`, `application/x-ndjson`, `text/csv`'
   const cases: [string, string | null, string, number, string, string][] = [
     ['', 'application/json', '', 400, 'missing_payload', 'A json payload is missing.'],
@@ -146,12 +153,12 @@ t.test('payload and content-type errors are synchronous and register nothing', a
   t.equal(malformed.status, 400)
   t.equal(malformed.body.code, 'malformed_payload')
   t.match(malformed.body.message, /^The `json` payload provided is malformed/)
-  t.equal((await call(`${server.url}/tasks`)).body.total, 0, 'no task was registered')
+  t.equal((await call(`${server.url}/tasks?indexUids=errs`)).body.total, 0, 'no task was registered')
   t.equal((await call(`${server.url}/indexes/errs`)).status, 404)
 })
 
 t.test('primary keys and document ids', async (t) => {
-  const server = await serverFor(t)
+  const server = shared
   let task = await addAndWait(server.url, 'none', [{ title: 'x' }])
   t.equal(task.status, 'failed')
   t.equal(task.error.code, 'index_primary_key_no_candidate_found')
@@ -182,7 +189,7 @@ t.test('primary keys and document ids', async (t) => {
 })
 
 t.test('deleting documents', async (t) => {
-  const server = await serverFor(t)
+  const server = shared
   await addAndWait(server.url, 'del', Array.from({ length: 10 }, (_, i) => ({ id: i, color: i % 2 ? 'red' : 'blue', n: i })))
   let res = await call(`${server.url}/indexes/del/documents/3`, { method: 'DELETE' })
   t.equal(res.status, 202)
@@ -221,7 +228,7 @@ t.test('deleting documents', async (t) => {
 })
 
 t.test('_vectors are validated, stored, and returned with retrieveVectors', async (t) => {
-  const server = await serverFor(t)
+  const server = shared
   const task = await addAndWait(server.url, 'vec', [
     { id: 1, _vectors: { manual: [0.1, 0.2] } },
     { id: 2, _vectors: { manual: { embeddings: [[1, 2], [3, 4]], regenerate: false } } },
@@ -248,7 +255,7 @@ t.test('documents survive a restart', async (t) => {
 })
 
 t.test('string ids are used as given; integer ids print in decimal', async (t) => {
-  const server = await serverFor(t)
+  const server = shared
   await addAndWait(server.url, 'ids', [{ id: 1, v: 'int' }, { id: '01', v: 'str' }, { id: -7, v: 'neg' }])
   t.same((await call(`${server.url}/indexes/ids/documents/1`)).body, { id: 1, v: 'int' })
   t.same((await call(`${server.url}/indexes/ids/documents/01`)).body, { id: '01', v: 'str' })
@@ -259,7 +266,7 @@ t.test('string ids are used as given; integer ids print in decimal', async (t) =
 })
 
 t.test('every key round-trips, `__proto__` included; static routes win over ids', async (t) => {
-  const server = await serverFor(t)
+  const server = shared
   const body = '[{"id":1,"__proto__":{"x":1},"constructor":"c"}]'
   const res = await call(`${server.url}/indexes/keys/documents`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
   t.equal((await waitTask(server.url, res.body.taskUid)).status, 'succeeded')

@@ -46,8 +46,14 @@ t.test('the index is durable: the same hits after a restart', async (t) => {
   t.same(ids(await search(second.url, 'books', 'prejudice')), [1])
 })
 
+/**
+ * One server for the tests that only need indexes of their own (a server's start and stop cost about 2 s of CPU);
+ * the restart and the held batch start their own.
+ */
+const shared = await serverFor(t)
+
 t.test('deletions, updates and word-changing settings', async (t) => {
-  const { url } = await serverFor(t)
+  const { url } = shared
   await add(url, 'books', DOCS)
   await waitTask(url, (await call(`${url}/indexes/books/documents/2`, { method: 'DELETE' })).body.taskUid)
   t.same(ids(await search(url, 'books', 'england')), [1], 'a deleted document is no longer found')
@@ -89,12 +95,12 @@ t.test('searches see the previous view while a batch is processed', async (t) =>
 })
 
 t.test('index_not_found and placeholder search', async (t) => {
-  const { url } = await serverFor(t)
+  const { url } = shared
   const missing = await call(`${url}/indexes/nope/search`, { method: 'POST', json: { q: 'x' } })
   t.equal(missing.status, 404)
   t.equal(missing.body.code, 'index_not_found')
-  await add(url, 'books', DOCS)
-  const all = await search(url, 'books', '', { limit: 2, showRankingScore: true })
+  await add(url, 'placeholder', DOCS)
+  const all = await search(url, 'placeholder', '', { limit: 2, showRankingScore: true })
   t.same(ids(all), [1, 2])
   t.equal(all.estimatedTotalHits, 3)
   t.same(all.hits.map((h: any) => h._rankingScore), [1, 1])
@@ -104,7 +110,8 @@ for (const size of [400, 2400]) t.test(`every window of a bucket of ${size} is t
   // All documents match `alpha` (one words bucket): windows of 20 rank only their part of the bucket (a bounded
   // heap; from 2,000 documents, sub-buckets by typo, field weight and word position first), and must agree with
   // the full order, ties broken by insertion order, scores non-increasing.
-  const server = await serverFor(t)
+  const server = shared
+  const uid = `window-${size}`
   const words = ['alpha', 'beta', 'gamma', 'delta', 'alphabet', 'alps', 'alpine', 'alpah']
   const rand = seededRandom(7).int
   const docs = Array.from({ length: size }, (_, id) => {
@@ -114,19 +121,19 @@ for (const size of [400, 2400]) t.test(`every window of a bucket of ${size} is t
       ? { id, title: `${pick(rand(4))} ${anchor} ${pick(rand(3))}`.trim(), body: pick(rand(6)) }
       : { id, title: pick(rand(3)), body: `${pick(rand(6))} ${anchor} ${pick(2)}` }
   })
-  const r = await call(`${server.url}/indexes/window/documents`, { method: 'POST', json: docs })
+  const r = await call(`${server.url}/indexes/${uid}/documents`, { method: 'POST', json: docs })
   await waitTask(server.url, r.body.taskUid)
-  await updateSettings(server.url, 'window', { searchableAttributes: ['title', 'body'], pagination: { maxTotalHits: 5000 } })
+  await updateSettings(server.url, uid, { searchableAttributes: ['title', 'body'], pagination: { maxTotalHits: 5000 } })
   for (const q of ['alpha', 'alp', 'alpha beta']) {
-    const full = await search(server.url, 'window', q, { limit: size, showRankingScore: true })
+    const full = await search(server.url, uid, q, { limit: size, showRankingScore: true })
     t.ok(full.hits.length > size / 2, `${q}: most documents`)
     const scores = full.hits.map((h: any) => h._rankingScore)
     t.ok(scores.every((s: number, i: number) => i === 0 || s <= scores[i - 1]), `${q}: scores never increase`)
     // Searching the same fields by name ranks each document on its own, without sub-buckets: the same order.
-    const unsplit = await search(server.url, 'window', q, { limit: size, attributesToSearchOn: ['title', 'body'] })
+    const unsplit = await search(server.url, uid, q, { limit: size, attributesToSearchOn: ['title', 'body'] })
     t.same(ids(full), ids(unsplit), `${q}: the order of document-by-document ranking`)
     for (const offset of [0, 20, 190, Math.floor(full.hits.length / 2), full.hits.length - 5]) {
-      const page = await search(server.url, 'window', q, { offset, limit: 20 })
+      const page = await search(server.url, uid, q, { offset, limit: 20 })
       t.same(ids(page), ids(full).slice(offset, offset + 20), `${q}: offset ${offset}`)
     }
   }

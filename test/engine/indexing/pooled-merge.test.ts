@@ -58,12 +58,12 @@ t.test('the same postings and forward records with the merge in the pool and wit
     addDocuments(engine, 'docs', payload(body), { method: 'replace', format: 'ndjson', csvDelimiter: ',', primaryKey: 'id', allowIndexCreation: true, ...request })
 
   await run('settings', (e) => updateSettings(e, 'docs', { searchableAttributes: ['title', 'body'] }))
-  await run('NDJSON, 5,000 new documents', add(ndjson(documents(0, 5000, 1)), {}))
-  await run('CSV, replacements and new documents', add(csv(documents(4000, 2000, 2)), { format: 'csv' }))
-  await run('JSON update: merged documents', add(JSON.stringify(documents(100, 1500, 3).map((d) => ({ id: d.id, title: d.title }))), { format: 'json', method: 'update' }))
-  await run('deletions', (e) => deleteDocuments(e, 'docs', Array.from({ length: 800 }, (_, k) => String(k * 7))))
-  await run('skipCreation: known ids replaced, unknown ones left out', add(ndjson(documents(5500, 1500, 4)), { skipCreation: true, allowIndexCreation: false }))
-  await run('NDJSON, 4,000 more documents', add(ndjson(documents(7000, 4000, 5)), {}))
+  await run('NDJSON, 2,500 new documents', add(ndjson(documents(0, 2500, 1)), {}))
+  await run('CSV, replacements and new documents', add(csv(documents(2000, 1000, 2)), { format: 'csv' }))
+  await run('JSON update: merged documents', add(JSON.stringify(documents(100, 750, 3).map((d) => ({ id: d.id, title: d.title }))), { format: 'json', method: 'update' }))
+  await run('deletions', (e) => deleteDocuments(e, 'docs', Array.from({ length: 400 }, (_, k) => String(k * 7))))
+  await run('skipCreation: known ids replaced, unknown ones left out', add(ndjson(documents(2700, 800, 4)), { skipCreation: true, allowIndexCreation: false }))
+  await run('NDJSON, 2,000 more documents', add(ndjson(documents(3500, 2000, 5)), {}))
   t.ok(encoded > 0, `postings were encoded in the pool (${encoded} partitions)`)
 
   for (const q of ['w0', 'w1 w2', 'w10 w5', 'w123', 'w7 w0 w3']) {

@@ -51,16 +51,16 @@ async function compare(t: Test, options: (batch: number) => FinalizeOptions): Pr
   // A vocabulary that keeps growing (each batch brings words never seen), with a few frequent words.
   let vocabulary = 0
   const word = () => (rand(3) === 0 ? `f${rand(8)}` : `w${rand(vocabulary + 1)}`)
-  const DOCS = 3000
+  const DOCS = 1500
   for (let batch = 0; batch < 6; batch++) {
-    vocabulary += 4000
+    vocabulary += 2000
     const full = batch === 4
     const drafts = indexes.map((index) => new InvertedDraft(index, full))
     const ahead: WriteOp[][] = [[], []]
     // Chunks of documents: additions and replacements (some ids twice in a batch), removals in between.
     const chunks = batch === 0 ? 8 : 3
     for (let c = 0; c < chunks; c++) {
-      const docids = Array.from({ length: 200 }, () => rand(batch === 0 ? DOCS : DOCS + 500))
+      const docids = Array.from({ length: 100 }, () => rand(batch === 0 ? DOCS : DOCS + 500))
       const chunk: ExtractedChunk = { words: [], fields: [...FIELDS], records: new Uint32Array(0) }
       const records: number[] = []
       const local = new Map<string, number>()
@@ -75,10 +75,10 @@ async function compare(t: Test, options: (batch: number) => FinalizeOptions): Pr
         }
       }
       chunk.records = Uint32Array.from(records)
-      const removals = Array.from({ length: 20 }, () => rand(DOCS))
+      const removals = Array.from({ length: 10 }, () => rand(DOCS))
       drafts.forEach((draft, d) => {
         draft.add(docids, chunk)
-        for (const docid of docids.slice(0, 50)) {
+        for (const docid of docids.slice(0, 25)) {
           const bytes = draft.recordBytes(docid)
           if (!bytes || full) continue
           ahead[d]!.push({ column: 'positions', key: keys.indexKey(7, keys.u32(docid)), value: Buffer.from(bytes) })
