@@ -157,15 +157,20 @@ t.test('generateAll: chunks side by side in the pool, in order, request counts s
   t.equal(failed.error?.code, 'vector_embedding_error')
   t.match(failed.error?.message, /^While embedding documents for embedder `emb`: user error: could not authenticate against embedding server/)
 
-  server.faults.push({ hang: true })
+  // A server of its own for the canceled run: a request the failed run had sent before its other chunk was stopped
+  // can still reach the first server now, and would take the hanging answer (seen on a busy machine).
+  const quiet = await EmbeddingServer.start()
+  t.teardown(() => quiet.close())
+  const cancelable = { ...base, embedders: { emb: { settings: { ...settings, url: `${quiet.url}/batch` } as never } } }
+  quiet.faults.push({ hang: true })
   const controller = new AbortController()
-  const pending = generateAll(base, embeddingRunner(pool), { signal: controller.signal, parallel: 2 })
-  while (server.inFlight === 0) await new Promise((r) => setTimeout(r, 5))
+  const pending = generateAll(cancelable, embeddingRunner(pool), { signal: controller.signal, parallel: 2 })
+  while (quiet.inFlight === 0) await new Promise((r) => setTimeout(r, 5))
   const reason = new Error('task canceled')
   controller.abort(reason)
   await t.rejects(pending, reason, 'a cancelation ends the worker running the chunk')
-  while (server.inFlight > 0) await new Promise((r) => setTimeout(r, 5))
-  const after = await generateAll(base, embeddingRunner(pool), { signal: new AbortController().signal, parallel: 2 })
+  while (quiet.inFlight > 0) await new Promise((r) => setTimeout(r, 5))
+  const after = await generateAll(cancelable, embeddingRunner(pool), { signal: new AbortController().signal, parallel: 2 })
   t.equal(after.vectors.length, 50, 'the pool works after a canceled job')
 })
 
