@@ -70,9 +70,10 @@ export const USAGE = `Usage: npm run bench -- [options]   (or, installed: tesser
   --docs N              documents scenario: documents in the generated corpus (default 100000)
   --large               documents scenario: also ingest a large NDJSON corpus, streamed while generated
   --large-docs N        documents in that large corpus (default 500000)
-  --quick               the whole suite in about 3.5 minutes on 2 cores: 2 s load windows (0.5 s warm-up);
-                        documents and search scenarios: 20,000 generated documents,
-                        2 rounds, 2 s QPS windows; facets scenario: 20,000 documents, 5 rounds;
+  --quick               the whole suite in about 2.5 minutes on 2 cores: 1 s load windows (0.25 s warm-up);
+                        documents scenario: 10,000 generated documents; search scenario: 10,000, 200
+                        queries, 2 rounds, 2 s QPS windows at 1 and 16 clients; facets scenario: 20,000
+                        documents, 5 rounds;
                         tasks and sweeps scenarios: their smaller corpora and task counts
   --dataset FILE        search scenario: a real corpus instead of the generated one: JSON array, NDJSON
                         (.ndjson/.jsonl), CSV or TSV, optionally gzipped (.gz); \`id\` = row number if absent
@@ -84,7 +85,7 @@ export const USAGE = `Usage: npm run bench -- [options]   (or, installed: tesser
   --rounds N            search scenario: measured rounds over the mix, HTTP and in process (default 5)
   --search-connections N  search scenario: concurrent clients of the headline QPS window (default 16)
   --qps-clients LIST    search scenario: client counts of the QPS windows, comma-separated (default 1,4,16,64)
-  --search-duration S   search scenario: QPS window, seconds (default 15; 5 with --quick)
+  --search-duration S   search scenario: QPS window, seconds (default 15; 2 with --quick)
   --server-cpu-prof DIR search scenario: run the server with --cpu-prof, profile written to DIR
   --peers LIST          search scenario: peers on the same documents and queries, comma-separated:
                         flexsearch, minisearch, orama, sqlite-fts5 (default all; with sqlite-fts5, the documents
@@ -92,7 +93,7 @@ export const USAGE = `Usage: npm run bench -- [options]   (or, installed: tesser
   --no-peers            search scenario: no peers (documents scenario: no FTS5 comparison)
   --ingest-corpus NAME  concurrency scenario: what another index ingests while the small one is searched: a corpus
                         of \`npm run corpora\` (gcide, manpages, spamassassin) or generated (default gcide;
-                        --quick generated, 50,000 documents)
+                        --quick generated, 30,000 documents)
   --facet-docs N        facets scenario: documents of its generated corpus (default 200000)
   --facet-rounds N      facets scenario: measured passes over each case's variants (default 20)
   --repeat N            runs of each search, facets, tasks and sweeps scenario (default 3; 1 with --quick):
@@ -224,9 +225,9 @@ export function parseOptions(argv: string[]): Options {
     }
   }
   if (quick) {
-    // The whole suite in about 3.5 minutes on 2 cores: shorter windows and smaller corpora, unless given.
-    if (!given.has('duration')) options.durationSeconds = 2
-    if (!given.has('warmup')) options.warmupSeconds = 0.5
+    // The whole suite in about 2.5 minutes on 2 cores: shorter windows and smaller corpora, unless given.
+    if (!given.has('duration')) options.durationSeconds = 1
+    if (!given.has('warmup')) options.warmupSeconds = 0.25
     options.documents = quickDocumentsOptions(options.documents, given.has('docs'))
     if (!given.has('repeat')) options.repeat = 1
     options.search = quickSearchOptions(options.search)

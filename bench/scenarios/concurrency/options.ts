@@ -23,9 +23,9 @@ export const DEFAULT_CONCURRENCY_OPTIONS: ConcurrencyOptions = {
   seed: 0xc0c0,
 }
 
-/** `--quick`: a smaller small index, a generated payload of 50,000 documents, a 2 s idle window. */
+/** `--quick`: a smaller small index, a generated payload of 30,000 documents, a 2 s idle window. */
 export function quickConcurrencyOptions(o: ConcurrencyOptions): ConcurrencyOptions {
-  return { ...o, smallDocuments: 5000, ingestCorpus: null, ingestGenerated: 50_000, idleSeconds: 2 }
+  return { ...o, smallDocuments: 5000, ingestCorpus: null, ingestGenerated: 30_000, idleSeconds: 2 }
 }
 
 export const TASK_TIMEOUT_MS = 900_000

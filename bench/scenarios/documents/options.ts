@@ -33,9 +33,9 @@ export const DEFAULT_DOCUMENTS_OPTIONS: DocumentsOptions = {
   compareFts5: true,
 }
 
-/** `--quick`: 20,000 documents in each run (the ndjson-short run still in ten payloads), unless `--docs` says. */
+/** `--quick`: 10,000 documents in each run (the ndjson-short run still in ten payloads), unless `--docs` says. */
 export function quickDocumentsOptions(o: DocumentsOptions, docsGiven: boolean): DocumentsOptions {
-  return { ...o, documents: docsGiven ? o.documents : 20_000, shortDocuments: 20_000 }
+  return { ...o, documents: docsGiven ? o.documents : 10_000, shortDocuments: 10_000 }
 }
 
 export const DOCUMENTS_RUN_TITLES: Record<DocumentsRunKind, string> = {

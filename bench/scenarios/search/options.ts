@@ -59,9 +59,12 @@ export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   quick: false,
 }
 
-/** `--quick`: a 20,000-document generated corpus (unless `--dataset`), 2 s QPS windows, fewer rounds. */
+/**
+ * `--quick`: a 10,000-document generated corpus (unless `--dataset`), 200 queries, 2 s QPS windows at 1 and 16
+ * clients, fewer rounds.
+ */
 export function quickSearchOptions(options: SearchOptions): SearchOptions {
-  return { ...options, generatedDocuments: 20_000, qpsSeconds: 2, qpsWarmupSeconds: 0.5, rounds: 2, inProcessRounds: 2, quick: true }
+  return { ...options, generatedDocuments: 10_000, queries: 200, qpsClients: [1, 16], qpsSeconds: 2, qpsWarmupSeconds: 0.5, rounds: 2, inProcessRounds: 2, quick: true }
 }
 
 /** The client counts of the QPS windows: `qpsClients` and the headline `connections`, increasing. */
