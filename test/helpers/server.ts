@@ -46,8 +46,15 @@ export function nodeSync(args: string[], options: Partial<SpawnSyncOptionsWithSt
   return spawnSync(node.command, node.args, { ...options, encoding: 'utf8' })
 }
 
+/** Directories made by tempDir, removed when the test process exits (whether or not a test removed them first). */
+const made = new Set<string>()
+
+/** A fresh temporary directory, gone once the test file's process exits. */
 export function tempDir(prefix = 'tessera-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix))
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  if (made.size === 0) process.once('exit', () => { for (const d of made) rmSync(d, { recursive: true, force: true }) })
+  made.add(dir)
+  return dir
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
