@@ -11,10 +11,9 @@
 const PRELOADS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader'])
 
 /** The execArgv for a new engine thread: undefined (inherit everything) unless preloads are turned off. */
-export function threadExecArgv(): string[] | undefined {
-  if (process.env.TESSERA_THREAD_PRELOADS !== '0') return undefined
+export function threadExecArgv(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.execArgv): string[] | undefined {
+  if (env.TESSERA_THREAD_PRELOADS !== '0') return undefined
   const kept: string[] = []
-  const argv = process.execArgv
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     const equals = arg.indexOf('=')
