@@ -18,9 +18,10 @@ const DIST = fileURLToPath(new URL('..', import.meta.url))
 const ROOT = join(DIST, '..')
 /** What tsc writes for one source file. */
 const OUTPUT = /\.(js|js\.map|d\.ts|d\.ts\.map)$/
-/** The folders tsconfig.build.json includes, and the files whose change changes every output. */
-const SOURCE_DIRS = ['src', 'engine', 'workers', 'bench', 'chaos', 'test', 'scripts']
+/** The files whose change changes every output. */
 const CONFIGS = ['tsconfig.json', 'tsconfig.build.json']
+/** The folders the build compiles: tsconfig.build.json's own `include`, read rather than written again here. */
+const SOURCE_DIRS: string[] = JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')).include
 /** The record of the last build's sources (its modification time is when that build began). */
 const RECORD = join(DIST, '.sources')
 /** Touched by `npm run build` before tsc: its modification time is the running build's start. */
