@@ -78,10 +78,13 @@ export function phraseAt(data: Uint32Array, from: number, to: number, words: rea
 }
 
 /**
- * Phrases checked on at least this many documents keep their documents for the published view (split words and
- * quoted phrases of frequent words are checked on most of the index, and every query of them asks again).
+ * Phrases whose check read at least this many words of forward records keep their documents for the published
+ * view: split words and quoted phrases of frequent words are checked on most of the index, and every query of them
+ * asks again. Counted in words read, not documents: a thousand dictionary definitions are as many words as a
+ * hundred man pages, and every query word's splits are checked (`bestSplit`), so on long documents the uncached
+ * checks were a third of a search's time.
  */
-const KEPT_PHRASE_CANDIDATES = 1000
+const KEPT_PHRASE_WORDS = 16_384
 /** Phrases kept per index view; the least recently used goes first. */
 const KEPT_PHRASES = 512
 
@@ -111,24 +114,28 @@ export function phraseDocids(index: InvertedIndex, words: readonly (number | nul
   let candidates = bitmaps[0]!.clone()
   for (let i = 1; i < bitmaps.length; i++) candidates = RoaringBitmap32.and(candidates, bitmaps[i]!)
   if (present.length === 1) return candidates
-  const cache = candidates.size >= KEPT_PHRASE_CANDIDATES ? phraseCache(index) : null
+  const cache = phraseCache(index)
   const key = `${byAttribute ? 'a' : 'p'}${words.join(',')}`
-  const cached = cache?.get(key)
+  const cached = cache.get(key)
   if (cached) {
-    cache!.delete(key)
-    cache!.set(key, cached)
+    cache.delete(key)
+    cache.set(key, cached)
     return cached
   }
   const conditions = phraseConditions(words)
   const { data, start, end, limit } = index.forward
   const ids = candidates.toUint32Array()
   let n = 0
+  let read = 0
   for (let i = 0; i < ids.length; i++) {
     const docid = ids[i]!
-    if (docid < limit && phraseAt(data, start[docid]!, end[docid]!, words, byAttribute, conditions)) ids[n++] = docid
+    if (docid >= limit) continue
+    read += end[docid]! - start[docid]!
+    if (phraseAt(data, start[docid]!, end[docid]!, words, byAttribute, conditions)) ids[n++] = docid
   }
   const out = new RoaringBitmap32(ids.subarray(0, n))
-  if (cache) {
+  // `read` counts u32s: two per word.
+  if (read >= 2 * KEPT_PHRASE_WORDS) {
     if (cache.size >= KEPT_PHRASES) cache.delete(cache.keys().next().value!)
     cache.set(key, out)
   }
