@@ -82,6 +82,9 @@ function numberText(n: number): string {
  *   cropped there is no `_formatted`.
  * - `_matchesPosition`: matches of every displayed field (retrieved or not), by dotted path. As Meilisearch's
  *   `format_fields` inserts per leaf, an array keeps only the matches of its last matching element.
+ *
+ * `document` is given away: the hit keeps its values (a search decodes each stored document for this call alone,
+ * and copying long documents again cost a twentieth of a search on man pages).
  */
 export function formatHit(document: JsonObject, options: FormatHitOptions, analyze: TextAnalyzer): FormattedHit {
   const displayedAll = options.displayedAttributes.includes('*')
@@ -101,8 +104,9 @@ export function formatHit(document: JsonObject, options: FormatHitOptions, analy
     ? displayed
     : retrieve.filter(isDisplayed)
 
-  const hitDocument = toRetrieve === null ? deepClone(source) : selectValues(deepClone(source), toRetrieve)
-  if (keepVectors && VECTORS in document) hitDocument[VECTORS] = deepClone(document[VECTORS])
+  // The hit shares the document's values (the caller gave it away); formatting works on a copy of its own.
+  const hitDocument = toRetrieve === null ? source : selectValues(source, toRetrieve)
+  if (keepVectors && VECTORS in document) hitDocument[VECTORS] = document[VECTORS]
 
   // compute_formatted_options
   const formatting = new Map<string, FormatOptions>()
@@ -137,7 +141,7 @@ export function formatHit(document: JsonObject, options: FormatHitOptions, analy
   const markers: FormatMarkers = { highlightPreTag: options.highlightPreTag, highlightPostTag: options.highlightPostTag, cropMarker: options.cropMarker }
 
   const selection = options.showMatchesPosition ? displayed : [...formatting.keys()]
-  const work = selection === null ? deepClone(source) : selectValues(deepClone(source), selection)
+  const work = deepClone(selection === null ? source : selectValues(source, selection))
   const positions: Record<string, MatchBounds[]> | undefined = options.showMatchesPosition ? {} : undefined
 
   mapLeafValues(work, displayed, (key, indices, value) => {
