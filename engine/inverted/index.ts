@@ -19,12 +19,14 @@ import { Dictionary, type DictionaryView } from './dictionary.js'
 import { ForwardRecords, type ForwardView } from './forward.js'
 import { FIRST_POSITION_COST, POSITION_COSTS } from './positions.js'
 import { Postings, type PostingsView } from './postings.js'
+import { OccurrenceLists, type WordOccurrences } from './occurrences.js'
 import { decodeForward, type Meta } from './rows.js'
 
 export { Dictionary, type FuzzyMatch } from './dictionary.js'
 export { ForwardRecords } from './forward.js'
 export { InvertedDraft } from './draft.js'
 export { Postings, SMALL_POSTING } from './postings.js'
+export { seekDoc, type WordOccurrences } from './occurrences.js'
 export { coversField, searchOnCovers, extractWords, extractionConfig, flattenLeaves, isSearchable, tokenizerFor, type ExtractedChunk, type ExtractionConfig } from './extract.js'
 
 const { RoaringBitmap32 } = roaring
@@ -82,6 +84,8 @@ export class InvertedIndex {
   private readonly fieldPostingsCache = new Map<number, Bitmap[]>()
   /** Word id → its documents by best position cost, for frequent words (likewise). */
   private readonly positionPostingsCache = new Map<number, Bitmap[]>()
+  /** Word id → its occurrences document by document, for the words searches ranked long documents by (likewise). */
+  private readonly occurrenceLists = new OccurrenceLists()
 
   constructor(readonly indexId: number) {}
 
@@ -91,6 +95,12 @@ export class InvertedIndex {
     this.prefixCache.clear()
     this.fieldPostingsCache.clear()
     this.positionPostingsCache.clear()
+    this.occurrenceLists.clear()
+  }
+
+  /** Each word's occurrences, document by document (null: in no document); see occurrences.ts. */
+  occurrences(words: readonly number[]): (WordOccurrences | null)[] {
+    return this.occurrenceLists.of({ forward: this.forward, docsOf: (word) => this.postings.get(word), union: (bitmaps) => RoaringBitmap32.orMany(bitmaps) }, words)
   }
 
   /** A word's id (undefined: never indexed). */

@@ -160,7 +160,7 @@ function rankWindow(source: SearchSource, query: SearchQuery, window: { offset: 
   const ctx: RankingContext = { plan, rules: rankingRulesFor(settings.rankingRules, query.matchingStrategy, sorts, sortParam.length, totalWords) }
   const result = stage('keyword search', () => bucketSort({
     ctx,
-    matcher: new Matcher(plan, inverted.forward, settings.proximityPrecision === 'byAttribute'),
+    matcher: new Matcher(plan, inverted, settings.proximityPrecision === 'byAttribute'),
     terms: plan.terms,
     strategy: query.matchingStrategy,
     universe,

@@ -1,7 +1,7 @@
 /**
- * Matching one document at a time: the `Matcher` scans a document's forward record (its words with fields and
- * positions) for the query's derivations, into reusable typed arrays, and `measure` derives from those occurrences
- * the cost components every keyword ranking rule reads (`rules/components.ts`), as milli's graph-based rules rank
+ * Matching one document at a time: the `Matcher` finds a document's occurrences of the query's derivations (its
+ * words with fields and positions) into reusable typed arrays, and `measure` derives from those occurrences the
+ * cost components every keyword ranking rule reads (`rules/components.ts`), as milli's graph-based rules rank
  * them (`ranking_rule_graph/*`, `exact_attribute.rs`):
  *
  * - words: terms kept by the matching strategy (the bucket);
@@ -16,10 +16,12 @@
  *   word.
  *
  * Speed: ranking a bucket of tens of thousands of documents must take a few milliseconds, so the per-document work
- * allocates nothing; score details (objects) are built only for the hits returned.
+ * allocates nothing; score details (objects) are built only for the hits returned. A long document (a man page, a
+ * mail) is matched from the query words' occurrence lists (inverted/occurrences.ts) instead of a scan of its whole
+ * record: 77 documents of the median man pages query were 300,000 record words to scan.
  */
 import type { ForwardRecords } from '../inverted/forward.js'
-import type { Bitmap } from '../inverted/index.js'
+import { seekDoc, type Bitmap, type InvertedIndex, type WordOccurrences } from '../inverted/index.js'
 import { grown } from '../util/typed.js'
 import { positionCost } from '../inverted/positions.js'
 import { phraseAt, phraseConditions, type PhraseCondition, type QueryPlan, type Term } from './terms.js'
@@ -35,6 +37,13 @@ const ROLE_FIRST = 2
 const ROLE_LAST = 4
 
 /**
+ * A document's record longer than this many words per query word is matched from the words' occurrence lists
+ * (inverted/occurrences.ts) rather than scanned: a lookup in a list costs about as much as scanning this many record
+ * words (measured on man pages and GCIDE definitions).
+ */
+const RECORD_WORDS_PER_LOOKUP = 24
+
+/**
  * Word id → the query's entries for that word, for the current query only: bit `word` of `bits` marks a word of
  * the query, `slot[word]` its first entry. Shared by all matchers (searches are synchronous: a matcher is used to
  * its end before the next one is made, and `generation` tells the owner), so no per-query array of the
@@ -48,8 +57,14 @@ function growLookup(size: number): void {
   lookup.slot = grown(lookup.slot, size)
 }
 
-/** A phrase derivation; `docids`: the documents holding it in any field (settled when the query was planned). */
-interface PhraseEntry { term: number; words: (number | null)[]; conditions: PhraseCondition[]; first: number; last: number; typo: number; exact: boolean; docids: Bitmap }
+/**
+ * A phrase derivation; `docids`: the documents holding it in any field (settled when the query was planned);
+ * `firstList`, `lastList`: where its first and last words are among the matcher's listed words.
+ */
+interface PhraseEntry {
+  term: number; words: (number | null)[]; conditions: PhraseCondition[]; first: number; last: number; typo: number; exact: boolean; docids: Bitmap
+  firstList: number; lastList: number
+}
 
 /**
  * Finds every term's occurrences in one document at a time. After `load(docid)`, occurrence `i < n` is
@@ -86,8 +101,19 @@ export class Matcher {
   private readonly exactFound: Uint8Array
   /** Scratch of `pairCost`. */
   private rights = new Int32Array(64)
+  private readonly forward: ForwardRecords
+  /**
+   * The query's distinct words (the derivations' in slot order, then the phrases' first and last words), their
+   * occurrence lists once a long record needed them, and a cursor in each list's documents.
+   */
+  private readonly listWords: number[] = []
+  private lists: (WordOccurrences | null)[] | null = null
+  private readonly cursors: Int32Array
+  /** Records longer than this (in arena words) are matched from the lists. */
+  private readonly listThreshold: number
 
-  constructor(private readonly plan: QueryPlan, private readonly forward: ForwardRecords, readonly byAttribute = false) {
+  constructor(private readonly plan: QueryPlan, private readonly index: InvertedIndex, readonly byAttribute = false) {
+    this.forward = index.forward
     lookup.generation = (lookup.generation + 1) >>> 0
     this.generation = lookup.generation
     for (const word of lookup.words) lookup.bits[word >>> 5] = 0
@@ -105,7 +131,7 @@ export class Matcher {
       for (const p of t.phrases) {
         const first = p.words.find((w) => w !== null) ?? -1
         const last = p.words.findLast((w) => w !== null) ?? -1
-        this.phrases.push({ term: t.index, words: p.words, conditions: phraseConditions(p.words), first, last, typo: p.typo, exact: p.exact, docids: p.docids })
+        this.phrases.push({ term: t.index, words: p.words, conditions: phraseConditions(p.words), first, last, typo: p.typo, exact: p.exact, docids: p.docids, firstList: -1, lastList: -1 })
       }
     }
     growLookup(maxWord + 1)
@@ -133,6 +159,19 @@ export class Matcher {
       slot++
     }
     this.entStart[slot] = k
+    // Listed words: slot s is listWords[s]; the phrases' words follow.
+    this.listWords.push(...byWord.keys())
+    const listed = (word: number) => {
+      let i = this.listWords.indexOf(word)
+      if (i < 0) i = this.listWords.push(word) - 1
+      return i
+    }
+    for (const p of this.phrases) {
+      p.firstList = listed(p.first)
+      p.lastList = listed(p.last)
+    }
+    this.cursors = new Int32Array(this.listWords.length)
+    this.listThreshold = 2 * RECORD_WORDS_PER_LOOKUP * Math.max(1, this.listWords.length)
     this.count = new Int32Array(plan.terms.length)
     this.minTypo = new Int32Array(plan.terms.length)
     this.minWeight = new Int32Array(plan.terms.length)
@@ -161,17 +200,46 @@ export class Matcher {
     this.count[term]!++
   }
 
-  /** Scan a document: its occurrences of the query's derivations. */
+  /** A document's occurrences of the query's derivations: from its record, or from the words' lists when it is long. */
   load(docid: number): void {
     if (lookup.generation !== this.generation) throw new Error('Matcher used after another query started')
     const count = this.count
     for (let t = 0; t < count.length; t++) count[t] = 0
     const forward = this.forward
     if (docid >= forward.limit) { this.n = 0; this.from = this.to = 0; return }
-    const data = forward.data
     const from = this.from = forward.start[docid]!
     const to = this.to = forward.end[docid]!
+    const lists = to - from > this.listThreshold ? (this.lists ??= this.index.occurrences(this.listWords)) : null
+    if (lists) this.collectListed(docid, lists)
+    else this.scanRecord(from, to)
+    // A phrase must hold within the searched fields. Its documents were found when the query was planned: only a
+    // restriction to some fields needs the record checked again (a phrase of frequent words, such as a split
+    // word, is in most records, and checking each cost as much as the scan above).
+    const allowed = this.plan.fieldAllowed
+    const data = forward.data
+    for (const p of this.phrases) {
+      if (!p.docids.has(docid)) continue
+      if (allowed !== null && !phraseAt(data, from, to, p.words, this.byAttribute, p.conditions, allowed)) continue
+      const flags = p.exact ? EXACT : 0
+      if (lists) {
+        this.pushListed(docid, lists, p.firstList, p.term, p.typo, flags | ROLE_FIRST)
+        this.pushListed(docid, lists, p.lastList, p.term, p.typo, flags | ROLE_LAST)
+        continue
+      }
+      for (let k = from; k < to; k += 2) {
+        const at = data[k + 1]!
+        if (allowed && !allowed[at >>> 16]) continue
+        if (data[k] === p.first) this.push(p.term, at, p.typo, 1, flags | ROLE_FIRST)
+        if (data[k] === p.last) this.push(p.term, at, p.typo, 1, flags | ROLE_LAST)
+      }
+    }
+  }
+
+  /** The occurrences of the query's derivations in `data[from .. to)`: the record scanned once. */
+  private scanRecord(from: number, to: number): void {
+    const data = this.forward.data
     const { bits, slot } = lookup
+    const count = this.count
     const allowed = this.plan.fieldAllowed
     const exactFields = this.plan.exactFields
     const { entStart, entTerm, entTypo, entSpan, entExact } = this
@@ -206,19 +274,46 @@ export class Matcher {
       }
     }
     this.n = n
-    // A phrase must hold within the searched fields. Its documents were found when the query was planned: only a
-    // restriction to some fields needs the record checked again (a phrase of frequent words, such as a split
-    // word, is in most records, and checking each cost as much as the scan above).
-    for (const p of this.phrases) {
-      if (!p.docids.has(docid)) continue
-      if (allowed !== null && !phraseAt(data, from, to, p.words, this.byAttribute, p.conditions, allowed)) continue
-      const flags = p.exact ? EXACT : 0
-      for (let k = from; k < to; k += 2) {
-        const at = data[k + 1]!
-        if (allowed && !allowed[at >>> 16]) continue
-        if (data[k] === p.first) this.push(p.term, at, p.typo, 1, flags | ROLE_FIRST)
-        if (data[k] === p.last) this.push(p.term, at, p.typo, 1, flags | ROLE_LAST)
+  }
+
+  /** The same occurrences as `scanRecord`, read from each derivation word's list (grouped by word, not in record order: no rule reads the order). */
+  private collectListed(docid: number, lists: readonly (WordOccurrences | null)[]): void {
+    this.n = 0
+    const allowed = this.plan.fieldAllowed
+    const exactFields = this.plan.exactFields
+    const { entStart, entTerm, entTypo, entSpan, entExact } = this
+    const slots = entStart.length - 1
+    for (let s = 0; s < slots; s++) {
+      const list = lists[s]
+      if (!list) continue
+      const k = (this.cursors[s] = seekDoc(list.docs, docid, this.cursors[s]!))
+      if (k >= list.docs.length || list.docs[k] !== docid) continue
+      for (let o = list.offsets[k]!, end = list.offsets[k + 1]!; o < end; o++) {
+        const at = list.ats[o]!
+        const fid = at >>> 16
+        if (allowed !== null && allowed[fid] !== 1) continue
+        for (let e = entStart[s]!, last = entStart[s + 1]!; e < last; e++) {
+          const typo = entTypo[e]!
+          const span = entSpan[e]!
+          const exact = entExact[e]!
+          if (exactFields !== null && exactFields[fid] === 1 && typo > (span > 1 ? span : 0) && exact === 0) continue
+          this.push(entTerm[e]!, at, typo, span, exact)
+        }
       }
+    }
+  }
+
+  /** A phrase's occurrences of one of its words (list `w`), in the searched fields. */
+  private pushListed(docid: number, lists: readonly (WordOccurrences | null)[], w: number, term: number, typo: number, flags: number): void {
+    const list = lists[w]
+    if (!list) return
+    const k = (this.cursors[w] = seekDoc(list.docs, docid, this.cursors[w]!))
+    if (k >= list.docs.length || list.docs[k] !== docid) return
+    const allowed = this.plan.fieldAllowed
+    for (let o = list.offsets[k]!, end = list.offsets[k + 1]!; o < end; o++) {
+      const at = list.ats[o]!
+      if (allowed && !allowed[at >>> 16]) continue
+      this.push(term, at, typo, 1, flags)
     }
   }
 
