@@ -26,15 +26,13 @@ import { grown } from '../util/typed.js'
 import { positionCost } from '../inverted/positions.js'
 import { phraseAt, phraseConditions, type PhraseCondition, type QueryPlan, type Term } from './terms.js'
 import { keptInfo, type KeptInfo } from './kept-info.js'
+import { EXACT, ROLE_FIRST, ROLE_LAST, exactAttribute, pairCost, type MatchedDocument } from './match-costs.js'
 import {
   C_EXACT_TYPE, C_FID, C_FID_MAX, C_MISSING, C_POS, C_POS_MAX, C_PROX, C_PROX_MAX, C_SKIPPED, C_TYPO, C_TYPO_MAX,
-  C_WORDS_MAX, EXACT_MATCH, MATCHES_START, NO_EXACT_MATCH,
+  C_WORDS_MAX, NO_EXACT_MATCH,
 } from './rules/components.js'
 
 
-const EXACT = 1
-const ROLE_FIRST = 2
-const ROLE_LAST = 4
 
 /**
  * A document's record longer than this many words per query word is matched from the words' occurrence lists
@@ -73,7 +71,7 @@ interface PhraseEntry {
  * the left by its last word and on the right by its first, wherever they are, as milli does); `count[t]` is the
  * number of occurrences of term `t`.
  */
-export class Matcher {
+export class Matcher implements MatchedDocument {
   private readonly generation: number
   /** Entries by slot: `entStart[slot]` … `entStart[slot + 1]`. */
   private readonly entStart: Int32Array
@@ -95,12 +93,12 @@ export class Matcher {
   private from = 0
   private to = 0
   /** Per term, set by `measure`: the cheapest typo among the occurrences, the best field weight and position cost, whether its own word is found. */
-  private readonly minTypo: Int32Array
+  readonly minTypo: Int32Array
   private readonly minWeight: Int32Array
   private readonly minPos: Int32Array
   private readonly exactFound: Uint8Array
   /** Scratch of `pairCost`. */
-  private rights = new Int32Array(64)
+  rights = new Int32Array(64)
   private readonly forward: ForwardRecords
   /**
    * The query's distinct words (the derivations' in slot order, then the phrases' first and last words), their
@@ -318,7 +316,7 @@ export class Matcher {
   }
 
   /** The number of words the loaded document has in a field (all its words, searched or not). */
-  private fieldWords(fid: number): number {
+  fieldWords(fid: number): number {
     const data = this.forward.data
     let count = 0
     for (let k = this.from + 1; k < this.to; k += 2) if (data[k]! >>> 16 === fid) count++
@@ -390,7 +388,7 @@ export class Matcher {
     // Proximity.
     let prox = 0
     const pairs = info.pairs
-    for (let p = 0; p < pairs.length; p += 3) prox += this.pairCost(pairs[p]!, pairs[p + 1]!, pairs[p + 2]!)
+    for (let p = 0; p < pairs.length; p += 3) prox += pairCost(this, pairs[p]!, pairs[p + 1]!, pairs[p + 2]!)
     out[C_SKIPPED] = skipped
     out[C_TYPO] = typoCost
     out[C_TYPO_MAX] = typoCost > info.typoMax ? typoCost : info.typoMax
@@ -400,66 +398,8 @@ export class Matcher {
     out[C_FID_MAX] = info.fidMax
     out[C_POS] = pos
     out[C_POS_MAX] = info.posMax
-    out[C_EXACT_TYPE] = info.exactEligible ? this.exactAttribute(kept, info.wordsMax) : NO_EXACT_MATCH
+    out[C_EXACT_TYPE] = info.exactEligible ? exactAttribute(this, kept, info.wordsMax) : NO_EXACT_MATCH
     out[C_MISSING] = missing
     out[C_WORDS_MAX] = info.wordsMax
-  }
-
-  private pairCost(left: number, right: number, leftWords: number): number {
-    const { n, term, typo, flags, at, span, minTypo } = this
-    const lt = minTypo[left]!
-    const rt = minTypo[right]!
-    // The right term's occurrences that count, gathered once (a document's query words can be many).
-    const rights = (this.rights = grown(this.rights, n, 0))
-    let r = 0
-    for (let j = 0; j < n; j++) if (term[j] === right && typo[j] === rt && (flags[j]! & ROLE_LAST) === 0) rights[r++] = j
-    if (r === 0) return 3
-    let min = 3
-    for (let i = 0; i < n; i++) {
-      if (term[i] !== left || typo[i] !== lt || (flags[i]! & ROLE_FIRST) !== 0) continue
-      const la = at[i]!
-      const lastWord = (flags[i]! & ROLE_LAST) !== 0
-      for (let k = 0; k < r; k++) {
-        const j = rights[k]!
-        const ra = at[j]!
-        if (la >>> 16 !== ra >>> 16) continue
-        if (this.byAttribute) return 0
-        // Both halves of one ngram occurrence.
-        if (span[i]! > 1 && span[j]! > 1 && la === ra) { if (min > 1) min = 1; continue }
-        const d = (ra & 0xffff) - ((la & 0xffff) + (lastWord ? 0 : leftWords - 1))
-        let c = 3
-        if (d >= 1 && d <= 3) c = d - 1
-        else if (d === -1) c = 1
-        else if (d === -2) c = 2
-        if (c < min) min = c
-        if (min === 0) return 0
-      }
-    }
-    return min
-  }
-
-  private exactAttribute(kept: readonly Term[], span: number): number {
-    const { n, term, flags, at } = this
-    const first = kept[0]!.index
-    let result = NO_EXACT_MATCH
-    // Candidate fields: those holding the first term's own word at the start.
-    for (let i = 0; i < n; i++) {
-      if (term[i] !== first || (flags[i]! & EXACT) === 0 || (flags[i]! & ROLE_LAST) !== 0 || (at[i]! & 0xffff) !== 0) continue
-      const fid = at[i]! >>> 16
-      let all = true
-      for (let k = 1; k < kept.length && all; k++) {
-        const t = kept[k]!
-        const want = t.position - kept[0]!.position
-        let found = false
-        for (let j = 0; j < n && !found; j++) {
-          found = term[j] === t.index && (flags[j]! & EXACT) !== 0 && (flags[j]! & ROLE_LAST) === 0 && at[j]! >>> 16 === fid && (at[j]! & 0xffff) === want
-        }
-        all = found
-      }
-      if (!all) continue
-      if (this.fieldWords(fid) === span) return EXACT_MATCH
-      result = MATCHES_START
-    }
-    return result
   }
 }
