@@ -39,7 +39,7 @@ export { editDocuments } from './operations/edit-documents.js'
 export { getSettings } from './operations/get-settings.js'
 export { updateSettings } from './operations/update-settings.js'
 
-export { search } from './operations/search.js'
+export { search, searchSerialized } from './operations/search.js'
 export { facetSearch } from './operations/facet-search.js'
 export { multiSearch, networkSearch } from './operations/multi-search.js'
 export { similar } from './operations/similar.js'

@@ -9,6 +9,7 @@ import { threadedSearch } from './threaded-search.js'
 export async function facetSearch(engine: Engine, uid: string, request: FacetSearchRequest): Promise<Record<string, unknown>> {
   const start = performance.now()
   const threaded = await threadedSearch(engine, uid, { kind: 'facetSearch', request })
-  if (threaded) return threaded
+  // Only searches are answered as bytes.
+  if (threaded) return threaded as Record<string, unknown>
   return facetSearchOn(await searchSource(engine, uid), request, start)
 }

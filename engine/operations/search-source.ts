@@ -18,6 +18,7 @@ export async function searchSource(engine: Engine, uid: string): Promise<SearchS
       inverted,
       live: state.live,
       fetch: (docids) => engine.documents.getMany(meta.id, docids),
+      fetchStored: (docids) => engine.documents.getManyStored(meta.id, docids),
       fieldNames: () => state.fields.keys(),
       facets,
       filter: (expr) => filterWith(engine, meta, index.settings, facets, state.live, expr, vectors, 'invalid_search_filter'),

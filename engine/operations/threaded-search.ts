@@ -38,7 +38,7 @@ const heldViews = new WeakMap<Engine, Map<number, { serial: string; view: Source
  * `processingTimeMs` and `searchCutoffMs` budget count from when a thread takes it (workers/search-pool.ts), not
  * from its wait for a free thread, as Meilisearch's count from when a search holds its permit.
  */
-export async function threadedSearch(engine: Engine, uid: string, work: ThreadWork): Promise<JsonObject | null> {
+export async function threadedSearch(engine: Engine, uid: string, work: ThreadWork): Promise<JsonObject | Uint8Array | null> {
   const threads = engine.searchThreads
   if (!threads || !onThread(work)) return null
   for (let run = 0; run < THREAD_RUNS; run++) {
@@ -50,6 +50,7 @@ export async function threadedSearch(engine: Engine, uid: string, work: ThreadWo
     const documents = sharedDocuments(engine, indexId, state)
     const answer = await threads.run({ indexId, serial, view, work, ...(documents ? { documents } : {}) }, read)
     if ('response' in answer) return answer.response
+    if ('serialized' in answer) return answer.serialized
     if ('error' in answer) throw new TesseraError(answer.error.code, answer.error.message, answer.error.status)
     if ('failure' in answer) throw new Error(answer.failure)
     if ('httpThread' in answer) return null

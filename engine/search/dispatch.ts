@@ -8,7 +8,7 @@ import { TesseraError } from '../errors/index.js'
 import type { JsonObject } from '../json/value.js'
 import { queryDeadline, queryVector } from '../embedders/query-vector.js'
 import { f32 } from '../vectors/output.js'
-import { rankQuery, rankedKeywordSearch, type Ranked, type SearchOutcome } from './keyword.js'
+import { rankQuery, rankedKeywordSearch, type Ranked, type ResponseOutput, type SearchOutcome } from './keyword.js'
 import { GOOD_ENOUGH_MAX_RATIO, keywordGoodEnough, rankHybrid, type KeywordSide } from './hybrid.js'
 import { searchWindow } from './pagination.js'
 import { searchKind, type SearchQuery } from './request.js'
@@ -55,15 +55,15 @@ export async function resolveQueryVector(source: SearchSource, query: SearchQuer
   }
 }
 
-/** `POST /indexes/{uid}/search`: the response object. */
-export function searchIndex(source: SearchSource, query: SearchQuery, vector: QueryVector = null): JsonObject {
-  return rankedSearch(source, query, vector).response
+/** `POST /indexes/{uid}/search`: the response object (with `output.storedHits`, for `serializeResponse` only). */
+export function searchIndex(source: SearchSource, query: SearchQuery, vector: QueryVector = null, output: ResponseOutput = {}): JsonObject {
+  return rankedSearch(source, query, vector, output).response
 }
 
 /** The response and the ranking behind it, for every kind of search (federation reads the ranking too). */
-export function rankedSearch(source: SearchSource, query: SearchQuery, vector: QueryVector): { response: JsonObject; outcome: SearchOutcome } {
+export function rankedSearch(source: SearchSource, query: SearchQuery, vector: QueryVector, output: ResponseOutput = {}): { response: JsonObject; outcome: SearchOutcome } {
   const kind = searchKind(query)
-  if (kind === 'keyword') return rankedKeywordSearch(source, query)
+  if (kind === 'keyword') return rankedKeywordSearch(source, query, undefined, undefined, output)
   requireEmbedder(source, embedderName(query))
   // Printed only when asked for: the shortest-decimal printing costs about a microsecond per dimension.
   const shown = query.retrieveVectors && vector !== null && 'vector' in vector ? Array.from(vector.vector, f32) : undefined
@@ -76,11 +76,11 @@ export function rankedSearch(source: SearchSource, query: SearchQuery, vector: Q
     return rankedKeywordSearch(source, query, (window, start): Ranked => {
       const outcome = rankSemantic(source, query, v, window, start)
       return { outcome, semanticHitCount: outcome.hits.length, queryVector: shown }
-    }, vector.started)
+    }, vector.started, output)
   }
   const ratio = query.hybrid?.semanticRatio ?? 0.5
   const v = vector !== null && 'vector' in vector ? vector.vector : null
-  return rankedKeywordSearch(source, query, (window, start): Ranked => ({ ...rankHybrid(source, query, v, ratio, window, start, vector?.keyword), queryVector: shown }), vector?.started)
+  return rankedKeywordSearch(source, query, (window, start): Ranked => ({ ...rankHybrid(source, query, v, ratio, window, start, vector?.keyword), queryVector: shown }), vector?.started, output)
 }
 
 /**

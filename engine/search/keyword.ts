@@ -11,7 +11,9 @@ import { localesForField, type Tokenizer } from '../tokenizer/index.js'
 import { coversField, searchOnCovers, tokenizerFor } from '../inverted/extract.js'
 import { bucketSort, sortOnly, type RankedHit, type RankingContext } from './bucket-sort.js'
 import { checkSort, geoDistance, parseSort, sortCriteriaFor, sortKey, type SortKey } from './sort.js'
-import { formatHit, hitObject, searchResponse, type AnalyzedText, type TextMatch, type TextToken } from './format.js'
+import { formatHit, hitObject, searchResponse, type AnalyzedText, type FormatHitOptions, type HitExtras, type TextMatch, type TextToken } from './format.js'
+import { StoredHit, showsStoredDocuments, storedAsIs } from './stored-hits.js'
+import { decodeDocument } from '../documents/prepare.js'
 import { hitsInfo, searchWindow } from './pagination.js'
 import { isPlaceholder, type SearchQuery } from './request.js'
 import type { JsonObject } from '../json/value.js'
@@ -201,7 +203,7 @@ export function keywordSearch(source: SearchSource, query: SearchQuery): JsonObj
  * document of an index's queries). With `showPerformanceDetails`, the response carries each stage's duration.
  * `start`: when the search began (a semantic or hybrid search's clock starts before its query is embedded).
  */
-export function rankedKeywordSearch(source: SearchSource, query: SearchQuery, rank?: Ranker, start = performance.now()): { response: JsonObject; outcome: SearchOutcome } {
+export function rankedKeywordSearch(source: SearchSource, query: SearchQuery, rank?: Ranker, start = performance.now(), output: ResponseOutput = {}): { response: JsonObject; outcome: SearchOutcome } {
   const timer = query.showPerformanceDetails ? new StageTimer() : null
   const stage = <T>(name: string, fn: () => T): T => (timer ? timer.time(name, fn) : fn())
   const { settings } = source
@@ -214,9 +216,10 @@ export function rankedKeywordSearch(source: SearchSource, query: SearchQuery, ra
     checkFacets(query.facets!, normalizeRules(settings.filterableAttributes))
     facets = stage('facet distribution', () => facetDistribution(query.facets!, source.facets, outcome.all, settings))
   }
-  const hits = stage('format', () => formatHits(source, query, outcome))
+  const hits = stage('format', () => formatHits(source, query, outcome, output.storedHits === true))
   const response = searchResponse({
-    hits,
+    // StoredHits only when the caller asked for them: it writes the response with `serializeResponse`.
+    hits: hits as JsonObject[],
     query: query.q ?? '',
     ...(ranked.queryVector && query.retrieveVectors ? { queryVector: ranked.queryVector } : {}),
     processingTimeMs: Math.floor(performance.now() - start),
@@ -226,6 +229,15 @@ export function rankedKeywordSearch(source: SearchSource, query: SearchQuery, ra
     ...(ranked.semanticHitCount !== undefined ? { semanticHitCount: ranked.semanticHitCount } : {}),
   })
   return { response, outcome }
+}
+
+/** How the response will be written. */
+export interface ResponseOutput {
+  /**
+   * It is serialized by `serializeResponse` (stored-hits.ts): hits showing whole documents unformatted may be
+   * `StoredHit`s, their stored text, which only that serializer writes.
+   */
+  storedHits?: boolean
 }
 
 /** What a ranker other than the keyword one (semantic, hybrid) gives the response. */
@@ -240,34 +252,50 @@ export interface Ranked {
 export type Ranker = (window: { offset: number; limit: number }, start: number, timer: StageTimer | null) => Ranked
 
 /** The page's documents, shaped as the query asks (retrieved, highlighted, cropped, scored). */
-function formatHits(source: SearchSource, query: SearchQuery, outcome: SearchOutcome): JsonObject[] {
+function formatHits(source: SearchSource, query: SearchQuery, outcome: SearchOutcome, storedHits: boolean): (JsonObject | StoredHit)[] {
   const { settings } = source
-  let docs = source.fetch(outcome.hits.map((h) => h.docid))
+  const docids = outcome.hits.map((h) => h.docid)
+  if (storedHits && showsStoredDocuments(query, settings)) {
+    const stored = source.fetchStored(docids)
+    if (stored.length === docids.length) {
+      return stored.map((text, i) => {
+        const extras = hitExtras(query, outcome, i)
+        return storedAsIs(text) ? new StoredHit(text, hitObject({ document: {} }, extras)) : hitObject(formatHit(decodeDocument(text), formatOptions(query, settings), textAnalyzer(outcome.plan, tokenizerFor(settings), settings)), extras)
+      })
+    }
+  }
+  let docs = source.fetch(docids)
   if (query.retrieveVectors && source.vectors) {
     const vectors = source.vectors
     docs = docs.map((doc, i) => withStoredVectors(withVectors(doc as Document, true), storedVectors(vectors, settings.embedders, outcome.hits[i]!.docid)))
   }
   const tokenizer = tokenizerFor(settings)
   const analyze = textAnalyzer(outcome.plan, tokenizer, settings)
-  const hits = docs.map((doc, i) => {
-    const formatted = formatHit(doc as never, {
-      displayedAttributes: settings.displayedAttributes,
-      attributesToRetrieve: query.attributesToRetrieve,
-      attributesToHighlight: query.attributesToHighlight,
-      attributesToCrop: query.attributesToCrop,
-      cropLength: query.cropLength,
-      cropMarker: query.cropMarker,
-      highlightPreTag: query.highlightPreTag,
-      highlightPostTag: query.highlightPostTag,
-      showMatchesPosition: query.showMatchesPosition,
-      retrieveVectors: query.retrieveVectors,
-    }, analyze)
-    const evaluation = outcome.hits[i]!.evaluation
-    return hitObject(formatted, {
-      geoDistance: geoDistance(outcome.sorts, outcome.hits[i]!.docid),
-      rankingScore: query.showRankingScore ? (evaluation?.score ?? 1) : undefined,
-      rankingScoreDetails: query.showRankingScoreDetails ? (evaluation?.details ?? {}) : undefined,
-    })
-  })
-  return hits
+  const options = formatOptions(query, settings)
+  return docs.map((doc, i) => hitObject(formatHit(doc as never, options, analyze), hitExtras(query, outcome, i)))
+}
+
+function formatOptions(query: SearchQuery, settings: Settings): FormatHitOptions {
+  return {
+    displayedAttributes: settings.displayedAttributes,
+    attributesToRetrieve: query.attributesToRetrieve,
+    attributesToHighlight: query.attributesToHighlight,
+    attributesToCrop: query.attributesToCrop,
+    cropLength: query.cropLength,
+    cropMarker: query.cropMarker,
+    highlightPreTag: query.highlightPreTag,
+    highlightPostTag: query.highlightPostTag,
+    showMatchesPosition: query.showMatchesPosition,
+    retrieveVectors: query.retrieveVectors,
+  }
+}
+
+/** The hit's own fields after the document's: `_geoDistance`, the score and its details when asked for. */
+function hitExtras(query: SearchQuery, outcome: SearchOutcome, i: number): HitExtras {
+  const evaluation = outcome.hits[i]!.evaluation
+  return {
+    geoDistance: geoDistance(outcome.sorts, outcome.hits[i]!.docid),
+    rankingScore: query.showRankingScore ? (evaluation?.score ?? 1) : undefined,
+    rankingScoreDetails: query.showRankingScoreDetails ? (evaluation?.details ?? {}) : undefined,
+  }
 }

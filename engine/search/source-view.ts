@@ -30,12 +30,15 @@ export function sourceFromView(view: SourceView, facetFields: Map<number, FieldF
     inverted: InvertedIndex.fromView(view.inverted),
     live,
     fetch(docids) {
+      return this.fetchStored(docids).map(decodeDocument)
+    },
+    fetchStored(docids) {
       // No hits to show (`limit: 0`, nothing matched): no turn of the HTTP thread.
       if (docids.length === 0) return []
       const found = read(docids)
       if (!found) throw new StaleView()
       const { bytes, ends } = found
-      return Array.from(ends, (end, k) => decodeDocument(bytes.subarray(k === 0 ? 0 : ends[k - 1]!, end)))
+      return Array.from(ends, (end, k) => bytes.subarray(k === 0 ? 0 : ends[k - 1]!, end))
     },
     fieldNames: () => view.fieldNames,
     facets,

@@ -13,6 +13,8 @@ export interface SearchSource {
   live: Bitmap
   /** Documents by internal id, in that order. */
   fetch(docids: number[]): Record<string, unknown>[]
+  /** The same documents as stored: their JSON text (see search/stored-hits.ts). */
+  fetchStored(docids: number[]): Uint8Array[]
   /** Top-level field names of the index's documents. */
   fieldNames(): Iterable<string>
   /** The facet index. */

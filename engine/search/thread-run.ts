@@ -3,6 +3,7 @@
  * was handed, or the one it holds, run the keyword or facet search on it, and answer plain data.
  */
 import { rankedKeywordSearch } from './keyword.js'
+import { serializeResponse } from './stored-hits.js'
 import { facetSearchOn } from './facet-search.js'
 import { NeedsHttpThread, StaleView, sourceFromView } from './source-view.js'
 import type { FieldFacets } from '../facets/index.js'
@@ -42,6 +43,7 @@ export function runOnThread(held: Map<number, HeldSource>, message: ThreadMessag
   }
   try {
     const { work } = message
+    if (work.kind === 'search' && work.serialized) return { serialized: serializeResponse(rankedKeywordSearch(entry.source, work.query, undefined, start, { storedHits: true }).response) }
     if (work.kind === 'search') return { response: rankedKeywordSearch(entry.source, work.query, undefined, start).response }
     return { response: facetSearchOn(entry.source, work.request, start) as never }
   } catch (err) {

@@ -33,7 +33,8 @@ export interface SourceView {
 }
 
 export type ThreadWork =
-  | { kind: 'search'; query: SearchQuery }
+  /** `serialized`: answer the response as bytes (search/stored-hits.ts `serializeResponse`). */
+  | { kind: 'search'; query: SearchQuery; serialized?: boolean }
   | { kind: 'facetSearch'; request: FacetSearchRequest }
 
 /** A search handed to the pool. */
@@ -56,6 +57,7 @@ export interface ThreadJob {
  */
 export type ThreadAnswer =
   | { response: JsonObject }
+  | { serialized: Uint8Array }
   | { error: { code: ErrorCode; message: string; status: number } }
   | { failure: string }
   | { stale: true }

@@ -14,6 +14,11 @@ export function json(status: number, value: unknown): Response {
   return { status, headers: JSON_HEADERS, body: JSON.stringify(value) }
 }
 
+/** A JSON response already serialized (a search's: engine/search/stored-hits.ts). */
+export function jsonBytes(status: number, body: Uint8Array): Response {
+  return { status, headers: JSON_HEADERS, body }
+}
+
 /** The response for any thrown value; `log` receives the details of an internal error (see `toErrorObject`). */
 export function errorResponse(err: unknown, log?: (line: string) => void): Response {
   const body = toErrorObject(err, log)

@@ -3,11 +3,12 @@
  * These take tenant tokens: a token's rule filter for the index is ANDed with the request's own filter, and in a
  * multi-search each query's index must be allowed by the key and the token (``Inside `.queries[N]`: `` otherwise).
  */
-import { TesseraError, facetSearch, multiSearch, networkSearch, search, similar, type Engine } from '../../engine/index.js'
+import { TesseraError, facetSearch, multiSearch, networkSearch, searchSerialized, similar, type Engine } from '../../engine/index.js'
 import { PROXY_SEARCH_HEADER } from '../../engine/network/index.js'
 import type { MultiSearchRequest, SearchQuery } from '../../engine/search/request.js'
 import type { JsonObject } from '../../engine/json/value.js'
-import { json } from '../http/json.js'
+import { json, jsonBytes } from '../http/json.js'
+import type { Response } from '../http/types.js'
 import { route, searchKey } from '../http/router.js'
 import { parseFacetSearchBody, parseSearchBody, parseSearchParams } from '../api/search.js'
 import { parseMultiSearchRequest } from '../api/multi-search.js'
@@ -36,21 +37,25 @@ function authorizedQueries(request: MultiSearchRequest, auth: Grant): MultiSearc
   return { ...request, queries: request.queries.map((q) => ({ ...q, query: withRules(q.query, auth, q.indexUid) })) }
 }
 
-/** A search of one index; with `useNetwork`, of that index on every remote of the network (`networkSearch`, engine/operations/multi-search.ts). */
-function searchOne(engine: Engine, uid: string, query: SearchQuery, timeoutMs: number): Promise<JsonObject> {
-  return query.useNetwork === null ? search(engine, uid, query) : networkSearch(engine, uid, query, { timeoutMs })
+/**
+ * A search of one index, its response serialized by the engine (hits written from their stored text); with
+ * `useNetwork`, of that index on every remote of the network (`networkSearch`, engine/operations/multi-search.ts).
+ */
+async function searchOne(engine: Engine, uid: string, query: SearchQuery, timeoutMs: number): Promise<Response> {
+  if (query.useNetwork === null) return jsonBytes(200, await searchSerialized(engine, uid, query))
+  return json(200, await networkSearch(engine, uid, query, { timeoutMs }))
 }
 
 export const searchRoutes: AppRoute[] = [
   route<AppContext>('POST', '/indexes/:uid/search', searchKey, async ({ engine, params, body, auth, config }) => {
     const query = parseSearchBody(await body())
     const uid = indexUidFromPath(params.uid!)
-    return json(200, await searchOne(engine, uid, withRules(query, auth, uid), config.remoteSearchTimeoutMs))
+    return searchOne(engine, uid, withRules(query, auth, uid), config.remoteSearchTimeoutMs)
   }),
   route<AppContext>('GET', '/indexes/:uid/search', searchKey, async ({ engine, params, req, auth, config }) => {
     const query = parseSearchParams(req.rawQuery)
     const uid = indexUidFromPath(params.uid!)
-    return json(200, await searchOne(engine, uid, withRules(query, auth, uid), config.remoteSearchTimeoutMs))
+    return searchOne(engine, uid, withRules(query, auth, uid), config.remoteSearchTimeoutMs)
   }),
   route<AppContext>('POST', '/indexes/:uid/facet-search', searchKey, async ({ engine, params, body, auth }) => {
     const request = parseFacetSearchBody(await body())
