@@ -258,9 +258,12 @@ function formatHits(source: SearchSource, query: SearchQuery, outcome: SearchOut
   if (storedHits && showsStoredDocuments(query, settings)) {
     const stored = source.fetchStored(docids)
     if (stored.length === docids.length) {
+      const options = formatOptions(query, settings)
+      const analyze = textAnalyzer(outcome.plan, tokenizerFor(settings), settings)
       return stored.map((text, i) => {
         const extras = hitExtras(query, outcome, i)
-        return storedAsIs(text) ? new StoredHit(text, hitObject({ document: {} }, extras)) : hitObject(formatHit(decodeDocument(text), formatOptions(query, settings), textAnalyzer(outcome.plan, tokenizerFor(settings), settings)), extras)
+        if (storedAsIs(text)) return new StoredHit(text, hitObject({ document: {} }, extras))
+        return hitObject(formatHit(decodeDocument(text), options, analyze), extras)
       })
     }
   }
