@@ -15,7 +15,8 @@ import { keyRoutes } from './keys.js'
 import { dumpRoutes } from './dumps.js'
 import { previewRoutes } from './preview.js'
 import { renderRoutes } from './render-template.js'
-import { workflowRoutes } from '../workflows/index.js'
+// The route declarations only: the workflow store loads on first use (workflows/operation.ts).
+import { workflowRoutes } from '../workflows/routes.js'
 import { authRoutes } from '../auth/index.js'
 import type { AppContext, AppRoute } from './context.js'
 

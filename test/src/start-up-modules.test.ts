@@ -1,7 +1,7 @@
 /**
  * What a server loads before its first request: route groups that most servers never use load on first use. The
  * Rhai interpreter (edit by function) loads with the first edition, in the HTTP thread (the route's compile check)
- * and in the pool's threads (the job). Read in a process of its own through a module loader hook that logs every
+ * and in the pool's threads (the job); the workflow store with the first workflow API request that passes its checks. Read in a process of its own through a module loader hook that logs every
  * module it is asked for; importing the modules is enough (their static imports are what loads at start-up).
  */
 import t from 'tap'
@@ -34,4 +34,10 @@ t.test('the HTTP thread and the pool threads load no Rhai before an edition', as
   const pool = loadedBy(['workers/job-worker.js'])
   t.ok(pool.includes('engine/pool/jobs.js'), `the jobs loaded (${pool.length} modules)`)
   t.same(pool.filter((m) => m.startsWith('engine/rhai/')), [], 'not in a pool thread')
+})
+
+t.test('the HTTP thread declares the workflow routes without loading the workflow store', async (t) => {
+  const server = loadedBy(['src/server.js'])
+  t.ok(server.includes('src/workflows/routes.js'), 'the routes are declared')
+  t.same(server.filter((m) => /^src\/workflows\/(service|db|listing|workflows|tags|projects|cursor)\.js$/.test(m)), [])
 })
