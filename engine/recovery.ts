@@ -7,7 +7,7 @@
  * - restore the small payloads of waiting tasks from their database copies, and remove every payload no waiting
  *   task needs.
  */
-import roaring from 'roaring'
+import roaring from './util/roaring.js'
 import type { Store } from './storage/index.js'
 import type { TaskQueue } from './tasks/queue.js'
 import type { Task } from './tasks/types.js'

@@ -294,7 +294,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       memoryLogMs: wholeNumber('TESSERA_MEMORY_LOG_MS', env.TESSERA_MEMORY_LOG_MS, 0),
       searchThreadReads: env.TESSERA_SEARCH_THREAD_READS !== '0',
       storageLog: storageLogLevel(env.TESSERA_ROCKSDB_LOG),
-      embedders: embedderRuntime(get, dbPath),
+      embedders: { ...embedderRuntime(get, dbPath), ...queryDeadlines(env) },
       vectorSearch,
       remoteSearchTimeoutMs: Number.isFinite(remoteTimeout) && remoteTimeout > 0 ? remoteTimeout * 1000 : 25_000,
       dumpDir: get('dump-dir') ?? 'dumps/',
@@ -326,6 +326,14 @@ function clusterConfig(get: (flag: string) => string | undefined): ClusterConfig
 }
 
 /** The embedders' options from their flags. */
+/** The query embedding deadlines (env only; see EmbedderRuntime.queryDeadlinesMs): Meilisearch's when unset. */
+function queryDeadlines(env: Readonly<Record<string, string | undefined>>): Pick<EmbedderRuntime, 'queryDeadlinesMs'> {
+  const hybrid = wholeNumber('TESSERA_EXPERIMENTAL_HYBRID_QUERY_DEADLINE_MS', env.TESSERA_EXPERIMENTAL_HYBRID_QUERY_DEADLINE_MS || undefined, undefined)
+  const semantic = wholeNumber('TESSERA_EXPERIMENTAL_SEMANTIC_QUERY_DEADLINE_MS', env.TESSERA_EXPERIMENTAL_SEMANTIC_QUERY_DEADLINE_MS || undefined, undefined)
+  if (hybrid === undefined && semantic === undefined) return {}
+  return { queryDeadlinesMs: { ...(hybrid === undefined ? {} : { hybrid }), ...(semantic === undefined ? {} : { semantic }) } }
+}
+
 function embedderRuntime(get: (flag: string) => string | undefined, dbPath: string): EmbedderRuntime {
   const networksText = get('experimental-allowed-ip-networks')
   let allowedIpNetworks: EmbedderRuntime['allowedIpNetworks'] = []

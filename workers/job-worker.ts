@@ -5,6 +5,7 @@
 import { Packr } from 'msgpackr'
 import { Piscina } from 'piscina'
 import { jobs } from '../engine/pool/jobs.js'
+import { announceLoaded } from '../engine/util/thread-loading.js'
 
 const packr = new Packr({ moreTypes: true, useRecords: false })
 
@@ -17,3 +18,6 @@ export default async function run({ job, input }: { job: keyof typeof jobs; inpu
   owned.set(encoded)
   return Piscina.move(owned)
 }
+
+// The engine's modules are loaded (imports come first): the pool may terminate this thread from now on.
+announceLoaded()

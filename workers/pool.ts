@@ -8,12 +8,18 @@ import { Piscina } from 'piscina'
 import type { JobName, WorkerPool } from '../engine/pool/index.js'
 import { siblingModule } from '../engine/util/module-path.js'
 import { threadExecArgv } from '../engine/util/thread-argv.js'
+import { LoadedThreads } from '../engine/util/thread-loading.js'
 
 const packr = new Packr({ moreTypes: true, useRecords: false })
 
-export function createWorkerPool(threads = availableParallelism()): WorkerPool {
+export interface WorkerPoolOptions {
+  /** The threads' module (tests start threads of their own); it must call `announceLoaded` once loaded. */
+  filename?: URL
+}
+
+export function createWorkerPool(threads = availableParallelism(), options: WorkerPoolOptions = {}): WorkerPool {
   const piscina = new Piscina({
-    filename: siblingModule(import.meta.url, './job-worker').href,
+    filename: (options.filename ?? siblingModule(import.meta.url, './job-worker')).href,
     minThreads: Math.min(1, threads),
     maxThreads: Math.max(1, threads),
     idleTimeout: 60_000,
@@ -21,11 +27,16 @@ export function createWorkerPool(threads = availableParallelism()): WorkerPool {
     // A 4 MB stack lets Rhai scripts recurse as deep as Meilisearch allows (1,000 calls) in edit-by-function.
     resourceLimits: { maxYoungGenerationSizeMb: 8, stackSizeMb: 4 },
   })
+  // Piscina terminates threads on close and on an aborted job, never waiting for one still loading its modules
+  // (it counts its first threads ready from the start): both wait here until they have (engine/util/thread-loading.ts).
+  const loaded = new LoadedThreads()
+  piscina.on('message', (m: unknown) => loaded.note(m))
   return {
     threads: Math.max(1, threads),
     async run<I, O>(job: JobName, input: I, options: { signal?: AbortSignal } = {}): Promise<O> {
       const { signal } = options
       if (signal?.aborted) throw signal.reason
+      if (signal) await loaded.settled(piscina.threads)
       const encoded = packr.pack(input)
       const owned = new Uint8Array(encoded.byteLength)
       owned.set(encoded)
@@ -40,6 +51,8 @@ export function createWorkerPool(threads = availableParallelism()): WorkerPool {
       return packr.unpack(result) as O
     },
     async close() {
+      // No thread starts once close has begun (Piscina's closingUp), and both happen in this turn.
+      await loaded.settled(piscina.threads)
       await piscina.close({ force: true })
     },
   }

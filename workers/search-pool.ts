@@ -14,6 +14,7 @@ import type { DocumentReader, SearchThreads, ThreadAnswer, ThreadJob } from '../
 import type { ThreadMessage } from '../engine/search/thread-run.js'
 import { siblingModule } from '../engine/util/module-path.js'
 import { threadExecArgv } from '../engine/util/thread-argv.js'
+import { LoadedThreads } from '../engine/util/thread-loading.js'
 
 export interface SearchPoolOptions {
   threads: number
@@ -67,6 +68,8 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
   const threads: Thread[] = []
   let nextId = 0
   let closed = false
+  // Close terminates a thread only once it is ready: never while it loads roaring (engine/util/thread-loading.ts).
+  const loaded = new LoadedThreads()
 
   const start = (): Thread => {
     const flag = new Int32Array(new SharedArrayBuffer(4))
@@ -76,6 +79,7 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
     const thread: Thread = { worker, flag, port: channel.port1, holds: new Map(), running: null, readyAt: null }
     worker.on('message', (m: { ready?: true; id: number; read?: number[]; answer?: ThreadAnswer }) => {
       if (m.ready) {
+        loaded.add(worker.threadId)
         thread.readyAt = performance.timeOrigin + performance.now()
         dispatch()
         return
@@ -165,7 +169,7 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
     async close() {
       closed = true
       for (const pending of queue.splice(0)) pending.reject(new TesseraError('internal', 'The search threads are stopped.'))
-      await Promise.all(threads.map((t) => t.worker.terminate()))
+      await Promise.all(threads.map((t) => loaded.stop(t.worker)))
     },
   }
 }

@@ -9,7 +9,7 @@
  * written in that final commit. A crash or an abandoned batch leaves staged rows above the committed `nextDocId`;
  * `dropStaged` removes them.
  */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import { Store, WriteBuffer, keys, encode, decode, type WriteOp } from '../storage/index.js'
 import type { Document } from '../payload/documents.js'
 import { decodeDocument, encodeDocument, topLevelFields } from './prepare.js'

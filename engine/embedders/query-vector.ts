@@ -14,7 +14,7 @@
 import { TesseraError } from '../errors/index.js'
 import { embedderKind } from './config.js'
 import type { EmbedderConfig } from './factory.js'
-import { queryEmbedder } from './generate.js'
+import { embedderRuntime, queryEmbedder } from './generate.js'
 import type { Embedder } from './types.js'
 
 /** Meilisearch's query embedding deadlines (milli's hybrid search; the semantic-only search of `search/mod.rs`). */
@@ -29,9 +29,12 @@ export interface QueryEmbedOptions {
   knownDimensions?: number
 }
 
-/** The deadline of a query embedding that starts now, for a semantic-only (`true`) or a hybrid search. */
-export function queryDeadline(semanticOnly: boolean, now = Date.now()): number {
-  return now + (semanticOnly ? SEMANTIC_QUERY_DEADLINE_MS : HYBRID_QUERY_DEADLINE_MS)
+/**
+ * The deadline of a query embedding that starts now, for a semantic-only (`true`) or a hybrid search: Meilisearch's
+ * unless the runtime sets others (`EmbedderRuntime.queryDeadlinesMs`).
+ */
+export function queryDeadline(semanticOnly: boolean, now = Date.now(), deadlines = embedderRuntime().queryDeadlinesMs): number {
+  return now + (semanticOnly ? deadlines?.semantic ?? SEMANTIC_QUERY_DEADLINE_MS : deadlines?.hybrid ?? HYBRID_QUERY_DEADLINE_MS)
 }
 
 export function embeddingError(detail: string): TesseraError {

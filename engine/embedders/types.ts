@@ -87,10 +87,17 @@ export interface EmbedderRuntime {
    * Ignored when the settings give `dimensions`.
    */
   knownDimensions?: number
+  /**
+   * How long a search waits for its query's vector, in ms: Meilisearch's 3 s for a hybrid search (then keyword
+   * hits), 10 s for a semantic one (then `vector_embedding_error`); see query-vector.ts. Env only
+   * (`TESSERA_EXPERIMENTAL_HYBRID_QUERY_DEADLINE_MS`, `TESSERA_EXPERIMENTAL_SEMANTIC_QUERY_DEADLINE_MS`): the tests
+   * of a failing embedder set them low rather than wait them out.
+   */
+  queryDeadlinesMs?: { hybrid?: number; semantic?: number }
 }
 
 /** `runtime` with every default applied. */
-export type ResolvedRuntime = Required<Omit<EmbedderRuntime, 'knownDimensions'>> & Pick<EmbedderRuntime, 'knownDimensions'>
+export type ResolvedRuntime = Required<Omit<EmbedderRuntime, 'knownDimensions' | 'queryDeadlinesMs'>> & Pick<EmbedderRuntime, 'knownDimensions' | 'queryDeadlinesMs'>
 
 export function resolveRuntime(runtime: EmbedderRuntime = {}): ResolvedRuntime {
   return {

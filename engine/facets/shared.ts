@@ -9,7 +9,7 @@
  * and keeps them while the field is published (by `serial`): a thread's maps hold views, never copies of bitmap
  * bytes.
  */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import { FROZEN_ALIGNMENT as ALIGN, FROZEN_FORMAT, frozenAligned as aligned, frozenView } from '../util/frozen-bitmap.js'
 import { sharedArray } from '../util/shared.js'
 import { straight, type Steps } from '../util/turns.js'

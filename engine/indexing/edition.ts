@@ -4,7 +4,7 @@
  * stored version (its words and facet values too), `doc = ()` deletes it. The first failing document fails the
  * task, and with it the batch: nothing of it is applied.
  */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import { TesseraError } from '../errors/index.js'
 import { checkFilterable, parseFilter } from '../filter/index.js'
 import type { IndexMeta } from '../indexes/catalog.js'

@@ -11,7 +11,7 @@
  * its arena alive: an old arena is freed when the last view over it (a search still running, a reader thread's
  * cache) is collected.
  */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import { FROZEN_FORMAT as FROZEN, frozenAligned as aligned, frozenView } from '../util/frozen-bitmap.js'
 import { sharedArray, sharedCopy } from '../util/shared.js'
 import { grown } from '../util/typed.js'

@@ -3,7 +3,7 @@
  * it runs in a worker (the `encodePostings` job) while the indexing thread merges the words that need the index's
  * current postings. It also sorts the partition's words, so the term dictionary is merged from sorted runs.
  */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import { portableSize, writePortable } from './portable-ids.js'
 
 const { RoaringBitmap32 } = roaring

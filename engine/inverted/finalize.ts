@@ -13,7 +13,7 @@
  *   publish is a swap of references instead of a pass over every changed word.
  * Both give the same writes, byte for byte, and the same published index (test/engine/inverted/finalize.test.ts).
  */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import type { WriteOp } from '../storage/index.js'
 import { Dictionary, mergeSortedSteps } from './dictionary.js'
 import { postingsPartition, type EncodedPostings, type PostingsPartition } from './encode-postings.js'

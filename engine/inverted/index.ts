@@ -13,7 +13,7 @@
  * go in the batch's atomic commit; `publish` then applies it in one synchronous step, so a search sees the old or
  * the new index, never a mix.
  */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import { keys, type Store } from '../storage/index.js'
 import { Dictionary, type DictionaryView } from './dictionary.js'
 import { ForwardRecords, type ForwardView } from './forward.js'

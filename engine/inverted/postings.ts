@@ -10,7 +10,7 @@
  * a batch publishes. Both kinds are in shared memory (the large ones frozen in bitmap-arena.ts, the small ones in
  * a forward arena), so a reader on another thread is handed them (`view()`), not a copy.
  */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import { BitmapArena, type BitmapArenaView } from './bitmap-arena.js'
 import { ForwardRecords, type ForwardView } from './forward.js'
 

@@ -4,7 +4,7 @@
  *   (fields, next word id), JSON;
  * - `positions`: `id ‖ u32 docid` → the document's forward record (u32 little-endian).
  */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import { keys } from '../storage/index.js'
 import { LITTLE_ENDIAN } from './forward.js'
 

@@ -3,7 +3,7 @@
  * batch in progress. Shared by the document, search and facet-search operations, so filters mean the same
  * everywhere.
  */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import type { Engine } from '../engine.js'
 import type { IndexMeta } from '../indexes/catalog.js'
 import type { Settings } from '../settings/index.js'

@@ -8,7 +8,7 @@ import type { WorkerPool } from './index.js'
 import { extractWords, type ExtractedChunk, type ExtractionConfig } from '../inverted/extract.js'
 import { encodePostings, type EncodedPostings, type PostingsPartition } from '../inverted/encode-postings.js'
 import { prepareDocuments, type PreparedChunk } from '../documents/prepare.js'
-import { editChunk, type EditChunkInput, type EditChunkOutput } from '../rhai/index.js'
+import type { EditChunkInput, EditChunkOutput } from '../rhai/index.js'
 import { generateEmbeddings, type ChunkRunner, type GenerateInput, type GeneratedEmbeddings } from '../embedders/index.js'
 import { buildGraphFile, type GraphBuildInput, type GraphBuildOutput } from '../vectors/graph-build.js'
 
@@ -34,8 +34,12 @@ export const jobs = {
     const { docs, bytes, lines } = await readPayloadChunk(input)
     return prepareDocuments(docs, input.primaryKey, input.extraction, lines ? { bytes, lines } : undefined)
   },
-  /** Edit by function over a chunk of documents (JSON text in and out; see rhai/chunk.ts). */
-  editChunk(input: EditChunkInput): EditChunkOutput {
+  /**
+   * Edit by function over a chunk of documents (JSON text in and out; see rhai/chunk.ts). The Rhai interpreter (27
+   * modules) loads with the first edition, not in every pool thread at start-up.
+   */
+  async editChunk(input: EditChunkInput): Promise<EditChunkOutput> {
+    const { editChunk } = await import('../rhai/index.js')
     return editChunk(input)
   },
   /**

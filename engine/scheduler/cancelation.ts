@@ -1,5 +1,5 @@
 /** A task cancelation: the enqueued tasks it matched (when registered) are canceled, and their payloads removed. */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import type { Task } from '../tasks/types.js'
 import { nowMicros } from '../tasks/time.js'
 import { failedDetails, finish, type BatchEnv, type ComputedBatch } from './computed-batch.js'

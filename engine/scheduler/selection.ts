@@ -3,7 +3,7 @@
  * deletion, then every snapshot, then one dump, then the index of the oldest enqueued task, autobatched (autobatcher.ts); a task without an index runs
  * alone. The strategy is the batch's `batchStrategy` text.
  */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import type { IndexCatalog } from '../indexes/catalog.js'
 import { settingsUpdateCreatesIndex } from '../settings/index.js'
 import type { TaskQueue } from '../tasks/queue.js'

@@ -2,7 +2,7 @@
  * Task deletions: the finished tasks each matched (when registered) are deleted, and a batch left without tasks
  * goes too.
  */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import { keys, type WriteOp } from '../storage/index.js'
 import { newBitmap } from '../tasks/task-index.js'
 import type { Task, TaskStatus } from '../tasks/types.js'

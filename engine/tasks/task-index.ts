@@ -3,7 +3,7 @@
  * canceler, plus the three timestamps per uid. Filters are bitmap intersections; only the tasks of the page
  * asked for are read from storage. A million tasks cost a few tens of megabytes here.
  */
-import roaring from 'roaring'
+import roaring from '../util/roaring.js'
 import type { Micros, Task, TaskStatus, TaskType } from './types.js'
 import { TASK_TYPES, indexesOf } from './types.js'
 import type { Page, TaskFilter } from './query.js'

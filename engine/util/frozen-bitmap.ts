@@ -4,7 +4,7 @@
  * handed the bytes reads the same bitmap. A frozen bitmap cannot be changed (clone it to edit) and keeps its bytes
  * alive. "Unsafe" in the binding's name is about bytes changed under a view: these never are once written.
  */
-import roaring from 'roaring'
+import roaring from './roaring.js'
 
 const { RoaringBitmap32 } = roaring
 type Bitmap = InstanceType<typeof RoaringBitmap32>

@@ -8,7 +8,6 @@ import { TesseraError } from '../../engine/errors/index.js'
 import { parseFilter } from '../../engine/filter/index.js'
 import type { PayloadFormat } from '../../engine/tasks/types.js'
 import type { DocumentQuery } from '../../engine/documents/read.js'
-import { compileScript, editRouteError, RhaiSyntaxError, ROUTE_COMPILE_LIMITS } from '../../engine/rhai/index.js'
 import { isObject } from '../../engine/json/value.js'
 import { fixSortQueryParameters } from './search.js'
 import { booleanParam, expectObject, expectString, expectUsize, invalidParameter, invalidType, missingField, parseQuery, positiveIntegerParam } from './deserr.js'
@@ -172,9 +171,11 @@ export function parseEditBody(body: unknown): { function: string; filter: unknow
 /**
  * The checks Meilisearch's edit route makes once the body is read: the script compiles (with Rhai's default
  * engine: a syntax error is a `bad_request` with Rhai's message), the filter parses and is not empty, the context
- * is an object.
+ * is an object. The Rhai interpreter loads on the first edition request, not at start-up (27 modules a server that
+ * never edits by function does not need).
  */
-export function checkEdition(edit: { function: string; filter: unknown; context: unknown }): { function: string; filter: unknown; context: Record<string, unknown> | null } {
+export async function checkEdition(edit: { function: string; filter: unknown; context: unknown }): Promise<{ function: string; filter: unknown; context: Record<string, unknown> | null }> {
+  const { compileScript, editRouteError, RhaiSyntaxError, ROUTE_COMPILE_LIMITS } = await import('../../engine/rhai/index.js')
   try {
     compileScript(edit.function, ROUTE_COMPILE_LIMITS)
   } catch (err) {

@@ -3,7 +3,8 @@
  * engine's `Store` and registers the routes (`authRoutes`); programs use the local API (`createTessera`).
  */
 export { AuthService, loadAuthConfig, type AuthCollection, type AuthLogger, type AuthUser } from './service.js'
-export { authRoutes, handleApiRequest } from './rest/routes.js'
+export { handleApiRequest } from './rest/routes.js'
+export { authRoutes } from './rest/api-routes.js'
 export { createTessera, type Tessera, type TesseraOptions, type CookieSink } from './local.js'
 export { AuthConfigError } from './config/sanitize.js'
 export type { AuthConfig, CollectionConfig, AccessFunction, Where } from './config/types.js'

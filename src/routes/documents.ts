@@ -57,7 +57,7 @@ export const documentRoutes: AppRoute[] = [
     const edit = parseEditBody(await body())
     engine.features.require('editDocumentsByFunction', FEATURE_ACTIONS.editDocumentsByFunction)
     const uid = indexUidFromPath(params.uid!)
-    return json(202, await editDocuments(engine, uid, checkEdition(edit), customMetadata))
+    return json(202, await editDocuments(engine, uid, await checkEdition(edit), customMetadata))
   }),
   route<AppContext>('POST', '/indexes/:uid/documents/delete', key('documents.delete'), async ({ engine, params, body, req }) => {
     const uid = indexUidFromPath(params.uid!)

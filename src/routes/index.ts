@@ -15,8 +15,10 @@ import { keyRoutes } from './keys.js'
 import { dumpRoutes } from './dumps.js'
 import { previewRoutes } from './preview.js'
 import { renderRoutes } from './render-template.js'
-import { workflowRoutes } from '../workflows/index.js'
-import { authRoutes } from '../auth/index.js'
+// The route declarations only: the workflow store loads on first use (workflows/operation.ts).
+import { workflowRoutes } from '../workflows/routes.js'
+// The catch-all declarations only: the auth collections' endpoints load with the first /api request.
+import { authRoutes } from '../auth/rest/api-routes.js'
 import type { AppContext, AppRoute } from './context.js'
 
 export const ROUTES: readonly AppRoute[] = [

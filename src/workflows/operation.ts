@@ -21,7 +21,7 @@ import { API_KEY_HEADER, type ServiceKeyCheck, type WorkflowAction } from './aut
 import { ApiError } from './errors.js'
 import { checkQuery, type QuerySpec, type QueryValues } from './query.js'
 import { validate, validationMessage, type Schema } from './schema.js'
-import { serviceFor, type WorkflowService } from './service.js'
+import type { WorkflowService } from './service.js'
 
 /** What the routes need from the server's route context: the engine's Store and two settings. */
 export interface WorkflowServerContext {
@@ -71,6 +71,9 @@ export async function perform(op: Operation, ctx: WorkflowHost, keyCheck: Servic
     if (op.body) errors.push(...validate(op.body, body, '/body'))
     if (errors.length > 0) throw new ApiError(400, validationMessage(errors))
     if (verdict === 'forbidden') throw new ApiError(403, 'Forbidden')
+    // The store's modules (listing, cursors, locks, ...) load with the first request that gets this far, not at
+    // start-up: most servers never serve the workflow API.
+    const { serviceFor } = await import('./service.js')
     return await op.run({ params, query: values, body, service: await serviceFor(ctx.engine.store) })
   } catch (err) {
     if (err instanceof ApiError) return errorReply(err.status, err.message, err.headers)

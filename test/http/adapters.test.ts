@@ -46,9 +46,14 @@ async function scenario(server: TestServer): Promise<unknown[]> {
   return out
 }
 
+/**
+ * One server per adapter at the harness's default level (WARN), started once for the file: the identical-answers
+ * test needs them fresh (it runs first), and the log test's quiet half only reads their logs.
+ */
+const atWarn = { uws: serverFor(t, { adapter: 'uws' }), node: serverFor(t, { adapter: 'node' }) }
+
 t.test('uws and node:http give identical answers', async (t) => {
-  const uws = await serverFor(t, { adapter: 'uws' })
-  const node = await serverFor(t, { adapter: 'node' })
+  const [uws, node] = await Promise.all([atWarn.uws, atWarn.node])
   const [a, b] = await Promise.all([scenario(uws), scenario(node)])
   t.same(b, a, 'same statuses, bodies and content types')
   // And the scenario itself is what it should be.
@@ -156,7 +161,7 @@ t.test('the log has a line per request at INFO', async (t) => {
     t.match(logs, /^\d{4}-\d\d-\d\dT\S+Z INFO  GET \/health 200 \d+\.\d\dms$/m, `${adapter}: health line`)
     t.match(logs, /^\S+ INFO  GET \/indexes\/missing\?x=1 404 \d+\.\d\dms$/m, `${adapter}: query string and error status`)
     t.match(logs, /^\S+ INFO  POST \/indexes 202 \d+\.\d\dms$/m, `${adapter}: POST`)
-    const quiet = await serverFor(t, { adapter, args: ['--log-level', 'WARN'] })
+    const quiet = await atWarn[adapter]
     await call(`${quiet.url}/health`)
     await new Promise((r) => setTimeout(r, 50))
     t.notMatch(quiet.logs(), /GET \/health/, `${adapter}: no request lines at WARN`)

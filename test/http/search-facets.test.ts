@@ -10,6 +10,10 @@ import { call, seedIndex, serverFor, updateSettings, waitTask } from '../helpers
 
 type Doc = Record<string, unknown>
 
+/** One server for the tests that only need an index of their own (`books`, `movies`), started on first use. */
+let shared: ReturnType<typeof serverFor> | null = null
+const sharedServer = () => (shared ??= serverFor(t))
+
 const BOOKS: Doc[] = [
   { id: 1, title: 'Alpha', genre: 'Fantasy', price: 10, year: 2001, tags: ['magic', 'dragons'], author: { name: 'Ann', born: 1950 }, _geo: { lat: 48.85, lng: 2.35 } },
   { id: 2, title: 'Beta', genre: 'fantasy', price: 5.5, year: 1999, tags: ['magic'], author: { name: 'Bob', born: 1960 }, _geo: { lat: 45.76, lng: 4.83 } },
@@ -169,7 +173,7 @@ const MOVIE_GENRES: Doc[] = [
 ]
 
 t.test('facet distribution, stats and distinct', async (t) => {
-  const { url, client } = await serverFor(t)
+  const { url, client } = await sharedServer()
   await seedIndex(url, 'books', { filterableAttributes: ['genre', 'price', 'year', 'tags', 'author'], sortableAttributes: ['year'] }, BOOKS)
   const index = client.index('books')
 
@@ -221,7 +225,7 @@ t.test('facet distribution, stats and distinct', async (t) => {
 })
 
 t.test('facet search (Meilisearch facet_search.rs cases)', async (t) => {
-  const { url, client } = await serverFor(t)
+  const { url, client } = await sharedServer()
   await seedIndex(url, 'movies', { filterableAttributes: ['genres'] }, MOVIE_GENRES)
   const index = client.index('movies')
   let r = await index.searchForFacetValues({ facetName: 'genres', facetQuery: 'a' })

@@ -63,3 +63,11 @@ t.test('search threads and their queue', async (t) => {
   t.throws(() => run(['--experimental-search-queue-size', '0']), /invalid --experimental-search-queue-size `0`/)
   t.match(helpText(), /\[default: 2\] \[env: TESSERA_SEARCH_THREADS\]/)
 })
+
+t.test('the query embedding deadlines: Meilisearch\'s unless the environment sets them', async (t) => {
+  t.equal(run([]).embedders.queryDeadlinesMs, undefined)
+  t.same(run([], { TESSERA_EXPERIMENTAL_HYBRID_QUERY_DEADLINE_MS: '1000' }).embedders.queryDeadlinesMs, { hybrid: 1000 })
+  t.same(run([], { TESSERA_EXPERIMENTAL_HYBRID_QUERY_DEADLINE_MS: '1000', TESSERA_EXPERIMENTAL_SEMANTIC_QUERY_DEADLINE_MS: '1500' }).embedders.queryDeadlinesMs, { hybrid: 1000, semantic: 1500 })
+  t.throws(() => run([], { TESSERA_EXPERIMENTAL_SEMANTIC_QUERY_DEADLINE_MS: '0' }), { message: 'invalid TESSERA_EXPERIMENTAL_SEMANTIC_QUERY_DEADLINE_MS `0`: expected a whole number from 1' })
+  t.throws(() => run([], { TESSERA_EXPERIMENTAL_HYBRID_QUERY_DEADLINE_MS: '1.5' }), { message: /^invalid TESSERA_EXPERIMENTAL_HYBRID_QUERY_DEADLINE_MS `1.5`/ })
+})

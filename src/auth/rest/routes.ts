@@ -4,7 +4,6 @@
  * `handleApiRequest`, which routes it as Payload does: its endpoints, and `404 {message: 'Route not found
  * "<path>"'}` for anything else, whatever the method.
  */
-import { collections, route, type Route } from '../../http/router.js'
 import type { Request, Response } from '../../http/types.js'
 import { formatErrors } from '../errors.js'
 import { MESSAGES } from '../messages.js'
@@ -118,24 +117,3 @@ export async function handleApiRequest(auth: AuthService, http: Request): Promis
     return respond(status, body)
   }
 }
-
-/** How deep a path under `/api` the catch-all registration reaches (Payload's deepest: `/api/<slug>/access/<id>`, and more for unknown paths). */
-const MAX_DEPTH = 8
-
-/** Register area A on the service's router: every `/api/...` path goes to `handleApiRequest`. */
-/**
- * The routes that hand `/api/...` to `handleApiRequest`: `/api` followed by up to MAX_DEPTH segments, for each
- * method. They sit outside the engine's API keys (`collections`): the collections authenticate with their own
- * tokens, as Payload does.
- */
-export function authRoutes<C extends { collections: AuthService }>(): Route<C>[] {
-  const handler = ({ collections, req }: C & { req: Request }) => handleApiRequest(collections, req)
-  const routes: Route<C>[] = []
-  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
-    for (let depth = 0; depth <= MAX_DEPTH; depth++) {
-      routes.push(route<C>(method, '/api' + Array.from({ length: depth }, (_, i) => `/:p${i}`).join(''), collections, handler))
-    }
-  }
-  return routes
-}
-
