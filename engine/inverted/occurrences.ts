@@ -67,7 +67,7 @@ export class OccurrenceLists {
   }
 }
 
-/** The lists of `words` (distinct), from one pass over the records of the documents holding any of them, then a second to fill. */
+/** The lists of `words` (distinct), from one pass over the records of the documents holding any of them. */
 function build(source: OccurrenceSource, words: readonly number[]): (WordOccurrences | null)[] {
   const bitmaps: Bitmap[] = []
   let maxWord = 0
@@ -86,44 +86,47 @@ function build(source: OccurrenceSource, words: readonly number[]): (WordOccurre
   })
   const docids = (bitmaps.length === 1 ? bitmaps[0]! : source.union(bitmaps)).toUint32Array()
   const { data, start, end, limit } = source.forward
-  const W = words.length
-  // Pass 1: each word's documents and occurrences.
-  const docCount = new Uint32Array(W)
-  const atCount = new Uint32Array(W)
-  const lastDoc = new Int32Array(W).fill(-1)
+  // One pass over the records: each occurrence of a listed word as (slot, document, field and position).
+  let found = new Uint32Array(1024)
+  let n = 0
   for (let i = 0; i < docids.length; i++) {
     const docid = docids[i]!
     if (docid >= limit) continue
     for (let k = start[docid]!, to = end[docid]!; k < to; k += 2) {
       const word = data[k]!
       if (word > maxWord || (bits[word >>> 5]! & (1 << (word & 31))) === 0) continue
-      const s = slot[word]!
-      atCount[s]!++
-      if (lastDoc[s] !== docid) { lastDoc[s] = docid; docCount[s]!++ }
+      if (n + 3 > found.length) found = grown(found, n + 3)
+      found[n++] = slot[word]!
+      found[n++] = docid
+      found[n++] = data[k + 1]!
     }
+  }
+  // Each word's documents and occurrences counted, then its list filled in document order.
+  const W = words.length
+  const docCount = new Uint32Array(W)
+  const atCount = new Uint32Array(W)
+  const lastDoc = new Int32Array(W).fill(-1)
+  for (let f = 0; f < n; f += 3) {
+    const s = found[f]!
+    atCount[s]!++
+    if (lastDoc[s] !== found[f + 1]) { lastDoc[s] = found[f + 1]!; docCount[s]!++ }
   }
   const lists: (WordOccurrences | null)[] = words.map((_, s) => (atCount[s] === 0 ? null : {
     docs: new Uint32Array(docCount[s]!), offsets: new Uint32Array(docCount[s]! + 1), ats: new Uint32Array(atCount[s]!),
   }))
-  // Pass 2: fill them.
   const nDocs = new Uint32Array(W)
   const nAts = new Uint32Array(W)
   lastDoc.fill(-1)
-  for (let i = 0; i < docids.length; i++) {
-    const docid = docids[i]!
-    if (docid >= limit) continue
-    for (let k = start[docid]!, to = end[docid]!; k < to; k += 2) {
-      const word = data[k]!
-      if (word > maxWord || (bits[word >>> 5]! & (1 << (word & 31))) === 0) continue
-      const s = slot[word]!
-      const list = lists[s]!
-      if (lastDoc[s] !== docid) {
-        lastDoc[s] = docid
-        list.offsets[nDocs[s]!] = nAts[s]!
-        list.docs[nDocs[s]!++] = docid
-      }
-      list.ats[nAts[s]!++] = data[k + 1]!
+  for (let f = 0; f < n; f += 3) {
+    const s = found[f]!
+    const docid = found[f + 1]!
+    const list = lists[s]!
+    if (lastDoc[s] !== docid) {
+      lastDoc[s] = docid
+      list.offsets[nDocs[s]!] = nAts[s]!
+      list.docs[nDocs[s]!++] = docid
     }
+    list.ats[nAts[s]!++] = found[f + 2]!
   }
   for (let s = 0; s < W; s++) {
     const list = lists[s]

@@ -35,33 +35,19 @@ const CONTENT_WORDS = [
 ]
 const VOCABULARY = [...FUNCTION_WORDS, ...CONTENT_WORDS]
 
-function corpus(count: number, seed: number): object[] {
+/** Documents of a title, `sentences` sentences of 6 to 20 words, and a maintainer. */
+function corpus(count: number, seed: number, sentences: [min: number, max: number] = [1, 4]): object[] {
   const rand = mulberry32(seed)
   const draw = zipf(VOCABULARY.length, 1.1, rand)
   const sentence = (min: number, max: number) => {
     const n = min + Math.floor(rand() * (max - min + 1))
     return Array.from({ length: n }, () => VOCABULARY[draw()]!).join(' ')
   }
+  const [least, most] = sentences
   return Array.from({ length: count }, (_, id) => ({
     id,
     title: sentence(2, 6),
-    description: Array.from({ length: 1 + Math.floor(rand() * 4) }, () => sentence(6, 20)).join('. '),
-    maintainer: `${CONTENT_WORDS[Math.floor(rand() * CONTENT_WORDS.length)]}@debian.org`,
-  }))
-}
-
-/** Documents of 60 to 120 sentences (about 800 to 1,600 words): long enough for the occurrence lists. */
-function longCorpus(count: number, seed: number): object[] {
-  const rand = mulberry32(seed)
-  const draw = zipf(VOCABULARY.length, 1.1, rand)
-  const sentence = (min: number, max: number) => {
-    const n = min + Math.floor(rand() * (max - min + 1))
-    return Array.from({ length: n }, () => VOCABULARY[draw()]!).join(' ')
-  }
-  return Array.from({ length: count }, (_, id) => ({
-    id,
-    title: sentence(2, 6),
-    description: Array.from({ length: 60 + Math.floor(rand() * 61) }, () => sentence(6, 20)).join('. '),
+    description: Array.from({ length: least + Math.floor(rand() * (most - least + 1)) }, () => sentence(6, 20)).join('. '),
     maintainer: `${CONTENT_WORDS[Math.floor(rand() * CONTENT_WORDS.length)]}@debian.org`,
   }))
 }
@@ -123,7 +109,7 @@ t.test('top-20 ids and scores of frequent-word queries are those captured before
   t.equal((await settle(engine, (await addJson(engine, 'docs', docs)).taskUid)).status, 'succeeded')
   t.equal((await settle(engine, (await addJson(engine, 'star', docs)).taskUid)).status, 'succeeded')
   await settle(engine, (await updateSettings(engine, 'long', { searchableAttributes: ['title', 'description', 'maintainer'] })).taskUid)
-  t.equal((await settle(engine, (await addJson(engine, 'long', longCorpus(300, 19))).taskUid)).status, 'succeeded')
+  t.equal((await settle(engine, (await addJson(engine, 'long', corpus(300, 19, [60, 120]))).taskUid)).status, 'succeeded')
   const got = [...await answers(engine, 'docs', QUERIES), ...await answers(engine, 'star', STAR_QUERIES), ...await answers(engine, 'long', QUERIES)]
   if (process.env.TESSERA_UPDATE_FIXTURE === '1') writeFileSync(FIXTURE, `[\n${got.map((a) => JSON.stringify(a)).join(',\n')}\n]\n`)
   const expected = JSON.parse(readFileSync(FIXTURE, 'utf8')) as unknown[]
