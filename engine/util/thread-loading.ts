@@ -14,9 +14,16 @@ export interface LoadedMessage {
   threadLoaded: number
 }
 
-/** In a thread: its modules are loaded (a module's body runs after its static imports, so call it from there). */
+/**
+ * In a thread: its modules are loaded (a module's body runs after its static imports, so call it from there). Said
+ * once the loader that runs the body has returned: Piscina loads the pool's module with `require` (in a promise
+ * callback), and Node 20 then wraps the evaluated ES module in a CommonJS facade (`CreateRequiredModuleFacade`); a
+ * terminate in that step aborts the process as well (seen once: a server refusing a bad dump exited while its first
+ * pool thread was there). A microtask runs right after that callback returns; a later turn would never come while an
+ * idle Piscina thread blocks in `Atomics.wait`.
+ */
 export function announceLoaded(): void {
-  parentPort?.postMessage({ threadLoaded: threadId } satisfies LoadedMessage)
+  queueMicrotask(() => parentPort?.postMessage({ threadLoaded: threadId } satisfies LoadedMessage))
 }
 
 /** In the opening thread: which threads have said they are loaded. */
