@@ -325,7 +325,6 @@ function clusterConfig(get: (flag: string) => string | undefined): ClusterConfig
   return { servers, stream, replicas, readWaitMs: Math.round(seconds * 1000) }
 }
 
-/** The embedders' options from their flags. */
 /** The query embedding deadlines (env only; see EmbedderRuntime.queryDeadlinesMs): Meilisearch's when unset. */
 function queryDeadlines(env: Readonly<Record<string, string | undefined>>): Pick<EmbedderRuntime, 'queryDeadlinesMs'> {
   const hybrid = wholeNumber('TESSERA_EXPERIMENTAL_HYBRID_QUERY_DEADLINE_MS', env.TESSERA_EXPERIMENTAL_HYBRID_QUERY_DEADLINE_MS || undefined, undefined)
@@ -334,6 +333,7 @@ function queryDeadlines(env: Readonly<Record<string, string | undefined>>): Pick
   return { queryDeadlinesMs: { ...(hybrid === undefined ? {} : { hybrid }), ...(semantic === undefined ? {} : { semantic }) } }
 }
 
+/** The embedders' options from their flags. */
 function embedderRuntime(get: (flag: string) => string | undefined, dbPath: string): EmbedderRuntime {
   const networksText = get('experimental-allowed-ip-networks')
   let allowedIpNetworks: EmbedderRuntime['allowedIpNetworks'] = []

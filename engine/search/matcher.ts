@@ -32,8 +32,6 @@ import {
   C_WORDS_MAX, NO_EXACT_MATCH,
 } from './rules/components.js'
 
-
-
 /**
  * A document's record longer than this many words per query word is matched from the words' occurrence lists
  * (inverted/occurrences.ts) rather than scanned: a lookup in a list costs about as much as scanning this many record
@@ -282,10 +280,9 @@ export class Matcher implements MatchedDocument {
     const { entStart, entTerm, entTypo, entSpan, entExact } = this
     const slots = entStart.length - 1
     for (let s = 0; s < slots; s++) {
-      const list = lists[s]
-      if (!list) continue
-      const k = (this.cursors[s] = seekDoc(list.docs, docid, this.cursors[s]!))
-      if (k >= list.docs.length || list.docs[k] !== docid) continue
+      const k = this.seek(lists, s, docid)
+      if (k < 0) continue
+      const list = lists[s]!
       for (let o = list.offsets[k]!, end = list.offsets[k + 1]!; o < end; o++) {
         const at = list.ats[o]!
         const fid = at >>> 16
@@ -301,12 +298,19 @@ export class Matcher implements MatchedDocument {
     }
   }
 
+  /** Where `docid` is in listed word `w`'s documents (-1: not there), moving that list's cursor. */
+  private seek(lists: readonly (WordOccurrences | null)[], w: number, docid: number): number {
+    const list = lists[w]
+    if (!list) return -1
+    const k = (this.cursors[w] = seekDoc(list.docs, docid, this.cursors[w]!))
+    return k < list.docs.length && list.docs[k] === docid ? k : -1
+  }
+
   /** A phrase's occurrences of one of its words (list `w`), in the searched fields. */
   private pushListed(docid: number, lists: readonly (WordOccurrences | null)[], w: number, term: number, typo: number, flags: number): void {
-    const list = lists[w]
-    if (!list) return
-    const k = (this.cursors[w] = seekDoc(list.docs, docid, this.cursors[w]!))
-    if (k >= list.docs.length || list.docs[k] !== docid) return
+    const k = this.seek(lists, w, docid)
+    if (k < 0) return
+    const list = lists[w]!
     const allowed = this.plan.fieldAllowed
     for (let o = list.offsets[k]!, end = list.offsets[k + 1]!; o < end; o++) {
       const at = list.ats[o]!
