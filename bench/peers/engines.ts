@@ -3,7 +3,7 @@
  * (the 20 best results, counted). Each peer configured for the closest it comes to what Tessera does.
  */
 import { join } from 'node:path'
-import type { PeerName } from './peers.js'
+import { requirePeer, type PeerName } from './peers.js'
 
 type Doc = Record<string, unknown>
 interface Engine {
@@ -49,7 +49,7 @@ export async function engineFor(peer: PeerName, fields: string[], primaryKey: st
       }
     }
     case 'sqlite-fts5': {
-      const { default: Database } = await import('better-sqlite3')
+      const Database = requirePeer('better-sqlite3') as typeof import('better-sqlite3')
       // A file on disk, in WAL mode: persistent, as Tessera is. Prefix indexes for 2–3 letters.
       const db = new Database(join(scratch, 'fts5.db'))
       db.pragma('journal_mode = WAL')

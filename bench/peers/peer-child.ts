@@ -7,22 +7,13 @@
  *   node dist/bench/peers/peer-child.js <peer> <corpus.ndjson> <queries.json> <searchable,fields> <primaryKey> <rounds> <scratch dir> [batch]
  */
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { summarize } from '../harness/latency.js'
 import { readStatus } from '../harness/memory.js'
 import { engineFor } from './engines.js'
-import { DEFAULT_PEER_SEARCH_BUDGET_MS, PEERS, PEER_PACKAGES, type PeerMeasure, type PeerName } from './peers.js'
+import { DEFAULT_PEER_SEARCH_BUDGET_MS, PEERS, PEER_PACKAGES, peerVersion, type PeerMeasure, type PeerName } from './peers.js'
 
 type Doc = Record<string, unknown>
-
-function versionOf(pkg: string): string {
-  try {
-    return (JSON.parse(readFileSync(join(process.cwd(), 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version
-  } catch {
-    return 'unknown'
-  }
-}
 
 /** This process's VmRSS or VmHWM in MiB (0 where /proc is unavailable). */
 const ownMiB = (field: 'rss' | 'hwm'): number => (readStatus(process.pid)[field] ?? 0) / 1024
@@ -70,7 +61,7 @@ async function main(): Promise<void> {
     }
   }
   const measure: PeerMeasure = {
-    peer: peer as PeerName, version: versionOf(PEER_PACKAGES[peer as PeerName]), documents: docs.length, indexSeconds, docsPerSecond: docs.length / indexSeconds,
+    peer: peer as PeerName, version: peerVersion(PEER_PACKAGES[peer as PeerName]), documents: docs.length, indexSeconds, docsPerSecond: docs.length / indexSeconds,
     search: summarize(times), samples: times.length, meanReturned: returned / Math.max(1, warmupQueries), zeroHits, warmupQueries, baselineMiB, peakMiB: ownMiB('hwm'),
   }
   process.stdout.write(JSON.stringify(measure) + '\n')

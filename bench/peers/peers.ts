@@ -4,7 +4,7 @@
  * own process (peer-child.ts), one after the other. The documents scenario uses FTS5 alone, for indexing only.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createRequire } from 'node:module'
@@ -50,20 +50,63 @@ export const PEER_NOTES: Record<PeerName, string> = {
   'sqlite-fts5': 'on disk (WAL, synchronous=NORMAL), persistent; every word must match, the last as a prefix; no typo tolerance; BM25',
 }
 
-/** The npm package each peer needs (development dependencies of Tessera). */
+/**
+ * The npm package each peer needs: development dependencies of Tessera, but better-sqlite3, which `npm run peers`
+ * installs into PEER_PROJECT.
+ */
 export const PEER_PACKAGES: Record<PeerName, string> = { flexsearch: 'flexsearch', minisearch: 'minisearch', orama: '@orama/orama', 'sqlite-fts5': 'better-sqlite3' }
 
 /**
- * The peers whose package is installed. The peers are development dependencies: `tessera bench` from a production
- * install runs without them (and says so) instead of failing.
+ * Where `npm run peers` (scripts/install-peers.sh) installs better-sqlite3: a scratch project of its own, out of git
+ * and of Tessera's package.json. On Node 20 it compiles SQLite from source (no prebuilt binary is on the npm
+ * registry): 140 s of the 290 s every `npm install`, and so every CI run, took while it was a development dependency.
+ */
+export const PEER_PROJECT = join(ROOT, 'bench', 'peer-packages')
+
+/** Tessera's own node_modules first, then the peers' scratch project. */
+const PEER_PLACES = [createRequire(import.meta.url), createRequire(join(PEER_PROJECT, 'package.json'))]
+
+/** The file `request` (a peer package, or a file of one) resolves to; throws as require.resolve does. */
+export function resolvePeer(request: string): string {
+  let notFound: unknown
+  for (const place of PEER_PLACES) {
+    try {
+      return place.resolve(request)
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'MODULE_NOT_FOUND') throw err
+      notFound = err
+    }
+  }
+  throw notFound
+}
+
+/** A CommonJS peer package (better-sqlite3), wherever it is installed. */
+export function requirePeer(pkg: string): unknown {
+  return PEER_PLACES[0]!(resolvePeer(pkg))
+}
+
+/** A peer's version from its package.json (read by path: some packages' `exports` hide it), or 'unknown'. */
+export function peerVersion(pkg: string): string {
+  for (const modules of [join(ROOT, 'node_modules'), join(PEER_PROJECT, 'node_modules')]) {
+    try {
+      return (JSON.parse(readFileSync(join(modules, pkg, 'package.json'), 'utf8')) as { version: string }).version
+    } catch {
+      // Not in this place: the next one.
+    }
+  }
+  return 'unknown'
+}
+
+/**
+ * The peers whose package is installed. The peers are development dependencies (FTS5's is `npm run peers`'s):
+ * `tessera bench` without them runs without them (and says so) instead of failing.
  */
 export function installedPeers(peers: readonly PeerName[]): { installed: PeerName[]; missing: PeerName[] } {
-  const require = createRequire(import.meta.url)
   const installed: PeerName[] = []
   const missing: PeerName[] = []
   for (const peer of peers) {
     try {
-      require.resolve(`${PEER_PACKAGES[peer]}/package.json`)
+      resolvePeer(`${PEER_PACKAGES[peer]}/package.json`)
       installed.push(peer)
     } catch (err) {
       // A package whose `exports` hide package.json is there all the same; only a package not found is missing.
