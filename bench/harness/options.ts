@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { resolveCorpus } from '../data/corpora/registry.js'
-import { PEERS, installedPeers } from '../peers/peers.js'
+import { PEERS, PEER_INSTALL, installedPeers } from '../peers/peers.js'
 import { DEFAULT_DOCUMENTS_OPTIONS, quickDocumentsOptions, type DocumentsOptions } from '../scenarios/documents/options.js'
 import { DEFAULT_FACETS_OPTIONS, quickFacetsOptions, type FacetsOptions } from '../scenarios/facets/run.js'
 import type { LoadSettings } from '../scenarios/foundation/index.js'
@@ -252,19 +252,20 @@ export function parseOptions(argv: string[]): Options {
   if (typeof searchOverrides.serverCpuProfDir === 'string') searchOverrides.serverCpuProfDir = resolve(searchOverrides.serverCpuProfDir)
   if (options.apiKey !== null && options.url === null) throw new UsageError('--api-key goes with --url (a server of this build runs without a key)')
   options.search = { ...options.search, ...searchOverrides, url: options.url, apiKey: options.apiKey }
-  // Peers not installed (a production install): left out by default, an error when asked for by name.
-  const { installed, missing } = installedPeers(options.search.peers)
-  if (missing.length > 0) {
-    if (searchOverrides.peers !== undefined) throw new UsageError(`--peers: not installed: ${missing.join(', ')} (they are development dependencies: npm install in a checkout)`)
-    process.stderr.write(`bench: peers not installed, left out: ${missing.join(', ')}\n`)
-    options.search.peers = installed
-  }
-  options.documents.compareFts5 = options.search.peers.includes('sqlite-fts5')
   if (options.url !== null) {
     const local = options.kinds.filter((k) => !REMOTE_KINDS.includes(k))
     if (onlyGiven && local.length > 0) throw new UsageError(`--url: ${local.join(', ')} need a server of this build (they restart it or read its process); with --url, choose among ${REMOTE_KINDS.join(', ')}`)
     options.kinds = options.kinds.filter((k) => REMOTE_KINDS.includes(k))
     options.search.peers = []
   }
+  // Peers not installed: left out by default (saying how to install them), an error when asked for by name.
+  const { installed, missing } = installedPeers(options.search.peers)
+  if (missing.length > 0) {
+    const how = missing.map((peer) => `${peer} (${PEER_INSTALL[peer]})`).join(', ')
+    if (searchOverrides.peers !== undefined) throw new UsageError(`--peers: not installed: ${how}`)
+    process.stderr.write(`bench: peers not installed, left out: ${how}\n`)
+    options.search.peers = installed
+  }
+  options.documents.compareFts5 = options.search.peers.includes('sqlite-fts5')
   return options
 }

@@ -56,6 +56,14 @@ export const PEER_NOTES: Record<PeerName, string> = {
  */
 export const PEER_PACKAGES: Record<PeerName, string> = { flexsearch: 'flexsearch', minisearch: 'minisearch', orama: '@orama/orama', 'sqlite-fts5': 'better-sqlite3' }
 
+/** How each peer's package is installed. */
+export const PEER_INSTALL: Record<PeerName, string> = {
+  flexsearch: 'a development dependency: npm install in a checkout',
+  minisearch: 'a development dependency: npm install in a checkout',
+  orama: 'a development dependency: npm install in a checkout',
+  'sqlite-fts5': 'npm run peers',
+}
+
 /**
  * Where `npm run peers` (scripts/install-peers.sh) installs better-sqlite3: a scratch project of its own, out of git
  * and of Tessera's package.json. On Node 20 it compiles SQLite from source (no prebuilt binary is on the npm
