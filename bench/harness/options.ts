@@ -62,7 +62,7 @@ export const USAGE = `Usage: npm run bench -- [options]   (or, installed: tesser
   --vectors N           vectors scenario: generated 384-dimension vectors (default 100000; --quick 2000)
   --vector-queries N    vectors scenario: queries, plain and filtered (default 1000; --quick 50)
   --embed-docs N        embeddings scenario: documents embedded through a rest embedder (default 50000; --quick 5000)
-  --adapters LIST       HTTP adapters, comma-separated: uws, node (default both)
+  --adapters LIST       HTTP adapters, comma-separated: uws, node (default both; --quick uws)
   --client raw|node     load generator: minimal node:net client (default) or node:http Agent
   --no-restart-check    skip the SIGKILL + restart durability check after registration scenarios
   --data-dir DIR        parent of the servers' temporary data directories (default the OS temp dir)
@@ -70,7 +70,7 @@ export const USAGE = `Usage: npm run bench -- [options]   (or, installed: tesser
   --docs N              documents scenario: documents in the generated corpus (default 100000)
   --large               documents scenario: also ingest a large NDJSON corpus, streamed while generated
   --large-docs N        documents in that large corpus (default 500000)
-  --quick               the whole suite in about 2.5 minutes on 2 cores: 1 s load windows (0.25 s warm-up);
+  --quick               the whole suite in about 2.5 minutes on 2 cores: 1 s load windows (0.25 s warm-up), on uws;
                         documents scenario: 10,000 generated documents; search scenario: 10,000, 200
                         queries, 2 rounds, 2 s QPS windows at 1 and 16 clients; facets scenario: 20,000
                         documents, 5 rounds;
@@ -228,6 +228,8 @@ export function parseOptions(argv: string[]): Options {
     // The whole suite in about 2.5 minutes on 2 cores: shorter windows and smaller corpora, unless given.
     if (!given.has('duration')) options.durationSeconds = 1
     if (!given.has('warmup')) options.warmupSeconds = 0.25
+    // The registration windows on uws alone (the node adapter's own tests are in the suite): 11 s of CI less.
+    if (!given.has('adapters') && !given.has('adapter')) options.adapters = ['uws']
     options.documents = quickDocumentsOptions(options.documents, given.has('docs'))
     if (!given.has('repeat')) options.repeat = 1
     options.search = quickSearchOptions(options.search)
