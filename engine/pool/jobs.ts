@@ -9,8 +9,15 @@ import { extractWords, type ExtractedChunk, type ExtractionConfig } from '../inv
 import { encodePostings, type EncodedPostings, type PostingsPartition } from '../inverted/encode-postings.js'
 import { prepareDocuments, type PreparedChunk } from '../documents/prepare.js'
 import type { EditChunkInput, EditChunkOutput } from '../rhai/index.js'
-import { generateEmbeddings, type ChunkRunner, type GenerateInput, type GeneratedEmbeddings } from '../embedders/index.js'
-import { buildGraphFile, type GraphBuildInput, type GraphBuildOutput } from '../vectors/graph-build.js'
+import type { ChunkRunner, GenerateInput, GeneratedEmbeddings } from '../embedders/index.js'
+import type { GraphBuildInput, GraphBuildOutput } from '../vectors/graph-build.js'
+
+/**
+ * The embedders (28 of the 62 modules a pool thread loaded: ~55 ms of its ~120) and the HNSW graph builder
+ * (hnswlib-node's binary) load with their first job, as the Rhai interpreter does: a pool thread that only prepares
+ * chunks (most of them) starts without them, and so does each thread of a server's first batch.
+ */
+const loadEmbedders = () => import('../embedders/index.js')
 
 export const jobs = {
   /**
@@ -46,15 +53,16 @@ export const jobs = {
    * The vectors of a chunk of documents for an index's embedders (see embedders/generate.ts). A cancelation ends
    * the worker running it (the pool's signal), which closes its requests.
    */
-  generateEmbeddings(input: GenerateInput): Promise<GeneratedEmbeddings> {
-    return generateEmbeddings(input)
+  async generateEmbeddings(input: GenerateInput): Promise<GeneratedEmbeddings> {
+    return (await loadEmbedders()).generateEmbeddings(input)
   },
   /** A partition of a batch's postings encoded for storage, its words sorted (see inverted/finalize.ts). */
   encodePostings(input: PostingsPartition): EncodedPostings {
     return encodePostings(input)
   },
   /** A batch's HNSW graph, built from a copy of the published one and the new vectors (see vectors/graph-build.ts). */
-  buildGraph(input: GraphBuildInput): GraphBuildOutput {
+  async buildGraph(input: GraphBuildInput): Promise<GraphBuildOutput> {
+    const { buildGraphFile } = await import('../vectors/graph-build.js')
     return buildGraphFile(input)
   },
   /** The searchable words of documents given as JSON text (a JSON array). */
@@ -74,5 +82,5 @@ export async function runJob<K extends keyof Jobs>(pool: WorkerPool | undefined,
 /** Chunks of embedding generation run in the pool when there is one (canceled through it), inline otherwise. */
 export function embeddingRunner(pool: WorkerPool | undefined): ChunkRunner {
   if (pool) return (input, signal) => pool.run<GenerateInput, GeneratedEmbeddings>('generateEmbeddings', input, { signal })
-  return (input, signal) => generateEmbeddings(input, { signal })
+  return async (input, signal) => (await loadEmbedders()).generateEmbeddings(input, { signal })
 }

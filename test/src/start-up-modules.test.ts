@@ -1,7 +1,8 @@
 /**
  * What a server loads before its first request: route groups that most servers never use load on first use. The
  * Rhai interpreter (edit by function) loads with the first edition, in the HTTP thread (the route's compile check)
- * and in the pool's threads (the job); the workflow store with the first workflow API request that passes its checks;
+ * and in the pool's threads (the job); the embedders and the HNSW graph builder with their first job in a pool thread;
+ * the workflow store with the first workflow API request that passes its checks;
  * the auth collections' endpoints and operations with the first `/api` request. Read in a process of its own through a module loader hook that logs every
  * module it is asked for; importing the modules is enough (their static imports are what loads at start-up).
  */
@@ -37,6 +38,12 @@ t.test('the HTTP thread and the pool threads load no Rhai before an edition', as
   const pool = loadedBy(['workers/job-worker.js'])
   t.ok(pool.includes('engine/pool/jobs.js'), `the jobs loaded (${pool.length} modules)`)
   t.same(pool.filter((m) => m.startsWith('engine/rhai/')), [], 'not in a pool thread')
+})
+
+t.test('a pool thread loads the embedders and the graph builder with their first job, not at start-up', async (t) => {
+  const pool = loadedBy(['workers/job-worker.js'])
+  t.ok(pool.includes('engine/documents/prepare.js'), 'what prepares chunks is loaded')
+  t.same(pool.filter((m) => m.startsWith('engine/embedders/') || m === 'engine/vectors/graph-build.js'), [])
 })
 
 t.test('the HTTP thread declares the workflow routes without loading the workflow store', async (t) => {
