@@ -9,6 +9,7 @@
  */
 import { Tokenizer, forEachAttributeWord, localesForField, tokenizerConfig, type FieldValue, type LocalizedRule } from '../tokenizer/index.js'
 import { grown } from '../util/typed.js'
+import { WordInterner } from './word-interner.js'
 
 /** What extraction depends on: the settings that change the indexed words (a change means a reindex). */
 export interface ExtractionConfig {
@@ -112,22 +113,17 @@ export function extractWords(docs: readonly Record<string, unknown>[], config: E
   const fields: string[] = []
   const fieldIndex = new Map<string, number>()
   const searchable = new Map<string, boolean>()
-  const words: string[] = []
-  const wordIndex = new Map<string, number>()
+  const words = new WordInterner()
   let records = new Uint32Array(1024)
   let length = 0
   let fieldBits = 0
-  const emit = (word: string, position: number) => {
-    let w = wordIndex.get(word)
-    if (w === undefined) {
-      w = words.length
-      words.push(word)
-      wordIndex.set(word, w)
-    }
+  const record = (w: number, position: number) => {
     if (length + 2 > records.length) records = grown(records, length + 2)
     records[length++] = w
     records[length++] = fieldBits | position
   }
+  const emit = (word: string, position: number) => record(words.idOf(word), position)
+  const emitRange = (text: string, start: number, end: number, position: number) => record(words.idOfRange(text, start, end), position)
   const leaves = new Map<string, FieldValue[]>()
   for (const doc of docs) {
     const countAt = length
@@ -145,9 +141,9 @@ export function extractWords(docs: readonly Record<string, unknown>[], config: E
         fieldIndex.set(field, fid)
       }
       fieldBits = fid << 16
-      forEachAttributeWord(tokenizer, values, localesForField(config.localizedAttributes, field), emit)
+      forEachAttributeWord(tokenizer, values, localesForField(config.localizedAttributes, field), emit, undefined, emitRange)
     }
     records[countAt] = (length - countAt - 1) / 2
   }
-  return { fields, words, records: records.slice(0, length) }
+  return { fields, words: words.words, records: records.slice(0, length) }
 }

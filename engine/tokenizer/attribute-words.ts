@@ -3,7 +3,7 @@
  * values (`tokenize_field`), and the locales a field's values are tokenized with.
  */
 import { matchAttributePattern } from '../settings/patterns.js'
-import type { Tokenizer } from './tokenizer.js'
+import type { Tokenizer, WordRangeSink } from './tokenizer.js'
 import { HARD, MAX_DISTANCE, MAX_POSITION_PER_ATTRIBUTE, SOFT, WORD, type Token, type WordPosition } from './types.js'
 
 /**
@@ -52,13 +52,16 @@ export function attributeWords(tokenizer: Tokenizer, values: readonly FieldValue
   return out
 }
 
-/** `attributeWords`, each word handed to `fn` as it is found (no object per word: what indexing uses). */
-export function forEachAttributeWord(tokenizer: Tokenizer, values: readonly FieldValue[], locales: readonly string[] | null | undefined, fn: (word: string, position: number) => void, maxPosition = MAX_POSITION_PER_ATTRIBUTE): void {
+/**
+ * `attributeWords`, each word handed to `fn` as it is found (no object per word: what indexing uses); with `range`,
+ * plain ASCII words go to it as their range of the value's text (see `Tokenizer.forEachWord`).
+ */
+export function forEachAttributeWord(tokenizer: Tokenizer, values: readonly FieldValue[], locales: readonly string[] | null | undefined, fn: (word: string, position: number) => void, maxPosition = MAX_POSITION_PER_ATTRIBUTE, range?: WordRangeSink): void {
   let position = -1
   for (const value of values) {
     position = position < 0 ? 0 : position + MAX_DISTANCE
     if (position >= maxPosition) break
-    const last = tokenizer.forEachWord(valueText(value), typeof value === 'string' ? locales : null, position, fn, maxPosition)
+    const last = tokenizer.forEachWord(valueText(value), typeof value === 'string' ? locales : null, position, fn, maxPosition, range)
     if (last >= 0) position = last
   }
 }

@@ -9,8 +9,15 @@ import { Lang, isAscii, lossy, nonLossy, type LangId } from './normalize.js'
 import { ARABIC_ARTICLES, SEG_AR, SEG_NONE, computeBounds, groupLang, maybeNumber, parseLocales, segmenterFor, type Bounds } from './segmenters.js'
 import { HARD, KIND_NAMES, MAX_DISTANCE, MAX_POSITION_PER_ATTRIBUTE, MAX_WORD_LENGTH, SOFT, STOP, WORD, type Token, type TokenizerConfig } from './types.js'
 
-/** Receives every token: kind, normalized text, UTF-16 range in the text. */
-type Sink = (kind: number, text: string, start: number, end: number) => void
+/**
+ * Receives every token: kind, normalized text, UTF-16 range in the text. The text is null for a plain ASCII word
+ * (no control character, no whitespace at either end, no stop word list to check): the word is its range of the
+ * text, lowercased, and no string is made for it unless the sink makes one.
+ */
+type Sink = (kind: number, text: string | null, start: number, end: number) => void
+
+/** Receives a plain ASCII word as its range of the text (to be read lowercased), with its position. */
+export type WordRangeSink = (text: string, start: number, end: number, position: number) => void
 
 const CACHE_LIMIT = 200_000
 const CHUNK_CACHE_MAX_LENGTH = 32
@@ -98,11 +105,12 @@ export class Tokenizer {
     let u16 = 0
     let bytes = 0
     let chars = 0
-    this.scan(text, locales === undefined ? this.defaultAllow : parseLocales(locales), (kind, lemma, start, end) => {
+    this.scan(text, locales === undefined ? this.defaultAllow : parseLocales(locales), (kind, normalized, start, end) => {
       // Tokens are contiguous; advance the byte and char cursors over the token's UTF-16 range.
       const byteStart = bytes + utf8Length(text.slice(u16, start))
       const charStart = chars + countChars(text, u16, start)
       const original = text.slice(start, end)
+      const lemma = normalized ?? original.toLowerCase()
       const byteEnd = byteStart + utf8Length(original)
       const charEnd = charStart + countChars(text, start, end)
       u16 = end
@@ -118,15 +126,16 @@ export class Tokenizer {
   /**
    * The indexed words of one attribute value, with milli's positions, starting at `start` (0 for an attribute's
    * first value). Stops at `maxPosition`. Calls `fn(word, position)` for each word kept (trimmed, non-empty, at most
-   * 250 bytes). Returns the position of the last word given to `fn`, or -1.
+   * 250 bytes). Returns the position of the last word given to `fn`, or -1. With `range`, plain ASCII words go to
+   * it instead, as their range of `text` (read lowercased): no string is made for them.
    */
-  forEachWord(text: string, locales: readonly string[] | null | undefined, start: number, fn: (word: string, position: number) => void, maxPosition = MAX_POSITION_PER_ATTRIBUTE): number {
+  forEachWord(text: string, locales: readonly string[] | null | undefined, start: number, fn: (word: string, position: number) => void, maxPosition = MAX_POSITION_PER_ATTRIBUTE, range?: WordRangeSink): number {
     let offset = start
     let prev = -1 // -1 none, WORD for a word or stop word, SOFT, HARD
     let started = false
     let stopped = false
     let last = -1
-    this.scan(text, locales === undefined ? this.defaultAllow : parseLocales(locales), (kind, lemma) => {
+    this.scan(text, locales === undefined ? this.defaultAllow : parseLocales(locales), (kind, lemma, from, to) => {
       if (stopped) return
       if (kind >= SOFT) {
         if (!started) return
@@ -135,11 +144,19 @@ export class Tokenizer {
         return
       }
       started = true
-      if (lemma.length === 0) return
+      if (lemma !== null && lemma.length === 0) return
       offset += prev === HARD ? MAX_DISTANCE : prev === -1 ? 0 : 1
       prev = WORD
       if (kind === STOP) return
       if (offset >= maxPosition) { stopped = true; return }
+      if (lemma === null) {
+        // A plain ASCII word: already trimmed, one byte per character.
+        if (to - from > MAX_WORD_LENGTH) return
+        last = offset
+        if (range) range(text, from, to, offset)
+        else fn(text.slice(from, to).toLowerCase(), offset)
+        return
+      }
       const word = trimWord(lemma)
       if (word.length === 0 || (word.length > 83 && utf8Length(word) > MAX_WORD_LENGTH)) return
       last = offset
@@ -237,9 +254,13 @@ export class Tokenizer {
    * `cursor`; a chunk starts after a separator or a script change, where ICU breaks anyway.
    */
   private emitChunk(text: string, start: number, end: number, script: number, lang: LangId, seg: number, bounds: Bounds, sink: Sink): void {
+    if (seg === SEG_NONE) {
+      this.emitWord(text, start, end, script, lang, sink)
+      return
+    }
     const raw = text.slice(start, end)
-    if (seg === SEG_NONE || maybeNumber(raw)) {
-      this.emitWord(raw, start, end, script, lang, sink)
+    if (maybeNumber(raw)) {
+      this.emitWord(text, start, end, script, lang, sink)
       return
     }
     // Short runs repeat (names, tags, common phrases): their word starts are cached, relative to the run.
@@ -259,25 +280,25 @@ export class Tokenizer {
     let s = start
     while (s < end) {
       const e = r < rel.length ? start + rel[r++]! : end
-      const piece = text.slice(s, e)
-      if (seg === SEG_AR && piece.length > 2 && ARABIC_ARTICLES.some((a) => piece.startsWith(a))) {
-        this.emitWord(piece.slice(0, 2), s, s + 2, script, lang, sink)
-        this.emitWord(piece.slice(2), s + 2, e, script, lang, sink)
+      if (seg === SEG_AR && e - s > 2 && ARABIC_ARTICLES.some((a) => text.startsWith(a, s))) {
+        this.emitWord(text, s, s + 2, script, lang, sink)
+        this.emitWord(text, s + 2, e, script, lang, sink)
       } else {
-        this.emitWord(piece, s, e, script, lang, sink)
+        this.emitWord(text, s, e, script, lang, sink)
       }
       s = e
     }
   }
 
-  private emitWord(raw: string, start: number, end: number, script: number, lang: LangId, sink: Sink): void {
+  /** The word `text[start, end)`: a run between matches, or a segment of one. */
+  private emitWord(text: string, start: number, end: number, script: number, lang: LangId, sink: Sink): void {
     // ASCII fast path, one pass: only control characters and case can change; ASCII letters are always in a
     // Latin group, and a run between matches is never a separator.
     let upper = false
     let control = false
     let ascii = true
-    for (let i = 0; i < raw.length; i++) {
-      const c = raw.charCodeAt(i)
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i)
       if (c >= 0x80) { ascii = false; break }
       if (c <= 0x5a) {
         if (c >= 0x41) upper = true
@@ -285,11 +306,19 @@ export class Tokenizer {
       } else if (c === 0x7f) control = true
     }
     if (ascii) {
-      const text = control ? nonLossy(raw, lang, true) : raw
-      const kind = this.hasStopWords && this.stopWords.has(text) ? STOP : WORD
-      sink(kind, upper ? text.toLowerCase() : text, start, end)
+      // A plain word (no stop word to look up, nothing to trim: the characters at both ends are visible) goes to
+      // the sink as its range, lowercased by the reader.
+      if (!control && !this.hasStopWords && end > start && text.charCodeAt(start) > 0x20 && text.charCodeAt(end - 1) > 0x20) {
+        sink(WORD, null, start, end)
+        return
+      }
+      const raw = text.slice(start, end)
+      const word = control ? nonLossy(raw, lang, true) : raw
+      const kind = this.hasStopWords && this.stopWords.has(word) ? STOP : WORD
+      sink(kind, upper ? word.toLowerCase() : word, start, end)
       return
     }
+    const raw = text.slice(start, end)
     const key = script * 16 + lang
     let cache = this.wordCaches.get(key)
     if (cache === undefined) this.wordCaches.set(key, (cache = new Map()))
