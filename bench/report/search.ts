@@ -43,6 +43,12 @@ export function renderSearchMarkdown(report: SearchReport): string {
   lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|')
   lines.push(`| ${d.name} | ${int(d.documents)} | **${i.ok && i.docsPerSecond !== null ? int(i.docsPerSecond) : 'FAILED'}** | ${i.indexBytes === null ? 'n/a' : num(i.indexBytes / 1e6)} / ${i.indexBytesAfterShutdown === null ? 'n/a' : num(i.indexBytesAfterShutdown / 1e6)} | ${num(rssMB, 0)} | ${l?.samples ? `**${trio(l.serverMs, 0)}**` : 'n/a'} | ${p.ok ? trio(p.ms, 2) : 'n/a'} | ${l?.samples ? trio(l.clientMs, 2) : 'n/a'} | ${s.qps ? `**${int(s.qps.requestsPerSecond)}**` : 'n/a'} |`)
   lines.push('')
+  const again = s.indexedAgain
+  if (again) {
+    const fts5 = s.peers.find((run) => run.peer === 'sqlite-fts5' && run.ok)?.measure
+    const versus = again.ok && fts5 ? ` (${num(again.docsPerSecond! / fts5.docsPerSecond, 2)}× FTS5's in-process ${int(fts5.docsPerSecond)})` : ''
+    lines.push(`Indexed again, the same documents into a second index of the same server after the searches (its threads started and its hot code compiled, as on a server that has been running; the index deleted afterwards): ${again.ok ? `**${int(again.docsPerSecond!)} docs/s**${versus}` : `**FAILED**: ${again.error ?? 'unknown error'}`}. The table's figure is the first indexing, on a fresh server.`, '')
+  }
 
   lines.push(...renderPeers(s))
 

@@ -107,6 +107,12 @@ export interface SearchResult {
   dataset: DatasetInfo
   indexUid: string
   indexing: SearchIndexing
+  /**
+   * The same documents indexed again into a second index of the same server once the HTTP part is over (threads
+   * started, code compiled: what a server that has been running sees), the index deleted afterwards; null when not
+   * run (a remote server, or the first indexing failed).
+   */
+  indexedAgain: SearchIndexing | null
   queries: {
     count: number
     seed: number
