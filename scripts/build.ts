@@ -1,14 +1,14 @@
 /**
  * The build every command runs first: TypeScript sources to dist/, and dist/ kept in step with them.
  *
- * `npm run build` bundles this file alone with esbuild, then runs it (`node dist/scripts/build.js`): it transpiles
+ * `npm run build` transpiles this file alone with esbuild, then runs it (`node dist/scripts/build.js`): it transpiles
  * every source of tsconfig.json's `include` folders to dist/ with esbuild, one module per source (no bundling, so
  * dist/ mirrors the tree and each file keeps its own source map), removes the compiled files whose source is gone
  * (a renamed or deleted module would stay importable and a removed test would still run: the suite runs the
  * compiled tests, dist/test/), then records which sources that build saw, dated when it began (a source saved while
  * the build ran is newer, so the next check builds again).
  *
- * Transpiling checks no type: `npm run typecheck` (tsc --noEmit) does, and must be clean before a commit. tsc emitting
+ * Transpiling checks no type: `npm run typecheck` (tsc --noEmit) does, and CI runs it (.ci/run). tsc emitting
  * the same files took 41-50 s of an install (its `prepare` script) and 15 s of CPU to find nothing to emit; esbuild
  * takes about 2 s for all of them. `isolatedModules` in tsconfig.json makes tsc refuse what a one-file-at-a-time
  * transpiler cannot compile (a re-exported type without `export type`, an ambient const enum).
@@ -25,6 +25,8 @@ const DIST = fileURLToPath(new URL('..', import.meta.url))
 const ROOT = join(DIST, '..')
 /** What a build writes for one source file. */
 const OUTPUT = /\.(js|js\.map)$/
+/** What tsc builds wrote and this build does not: declarations, and tsc's incremental record (dist/.tsbuildinfo). */
+const TSC_ONLY = /\.d\.ts(\.map)?$|^\.tsbuildinfo$/
 /** The file whose change changes every output. */
 const CONFIG = 'tsconfig.json'
 /** The folders the build compiles: tsconfig.json's own `include`, read rather than written again here. */
@@ -40,6 +42,11 @@ function prune(dir: string): number {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) {
       removed += prune(path)
+      continue
+    }
+    if (TSC_ONLY.test(entry.name)) {
+      rmSync(path)
+      removed++
       continue
     }
     if (!OUTPUT.test(entry.name)) continue
@@ -100,6 +107,7 @@ async function buildAll(): Promise<void> {
   let removed = 0
   for (const entry of readdirSync(DIST, { withFileTypes: true })) {
     if (entry.isDirectory()) removed += prune(join(DIST, entry.name))
+    else if (TSC_ONLY.test(entry.name)) { rmSync(join(DIST, entry.name)); removed++ }
   }
   if (removed > 0) process.stdout.write(`build: removed ${removed} compiled files whose source is gone\n`)
   writeFileSync(BEGUN, found.join('\n'))

@@ -8,13 +8,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dir=bench/peer-packages
-if [ -f "$dir/node_modules/better-sqlite3/build/Release/better_sqlite3.node" ]; then
-  echo "peers: better-sqlite3 is installed in $dir"
+version=12.9.0
+installed=$(node -p "try { require('./$dir/node_modules/better-sqlite3/package.json').version } catch { '' }" 2>/dev/null || true)
+if [ "$installed" = "$version" ] && [ -f "$dir/node_modules/better-sqlite3/build/Release/better_sqlite3.node" ]; then
+  echo "peers: better-sqlite3 $version is installed in $dir"
   exit 0
 fi
 mkdir -p "$dir"
 # A package.json of its own makes the scratch directory npm's project root (else npm would pick Tessera's).
 [ -f "$dir/package.json" ] || echo '{ "private": true, "description": "scratch project: the bench peers that compile from source" }' > "$dir/package.json"
-echo "peers: npm install better-sqlite3@12.9.0 into $dir (compiles SQLite: 2-3 minutes on 2 cores)"
-(cd "$dir" && npm install --no-save --no-audit --no-fund --loglevel=error better-sqlite3@12.9.0)
+echo "peers: npm install better-sqlite3@$version into $dir (compiles SQLite: 2-3 minutes on 2 cores)"
+# Saved in the scratch project's own package.json, so a later npm install there keeps it.
+(cd "$dir" && npm install --save-exact --no-audit --no-fund --loglevel=error "better-sqlite3@$version")
 echo "peers: done"

@@ -26,7 +26,6 @@ export function createWorkerPool(threads = availableParallelism(), options: Work
     // of 3), for ~0.15 s more CPU at start-up and 13 MB more resident while idle (115 to 128 MB).
     minThreads: Math.max(1, threads),
     maxThreads: Math.max(1, threads),
-    idleTimeout: 60_000,
     execArgv: threadExecArgv(),
     // A 4 MB stack lets Rhai scripts recurse as deep as Meilisearch allows (1,000 calls) in edit-by-function.
     resourceLimits: { maxYoungGenerationSizeMb: 8, stackSizeMb: 4 },

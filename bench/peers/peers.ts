@@ -71,38 +71,48 @@ export const PEER_INSTALL: Record<PeerName, string> = {
  */
 export const PEER_PROJECT = join(ROOT, 'bench', 'peer-packages')
 
-/** Tessera's own node_modules first, then the peers' scratch project. */
-const PEER_PLACES = [createRequire(import.meta.url), createRequire(join(PEER_PROJECT, 'package.json'))]
+/** Tessera's own node_modules. */
+const TESSERA_MODULES = createRequire(import.meta.url)
+/** The peers' scratch project, for the packages `npm run peers` installs there (and no other). */
+const PEER_MODULES = createRequire(join(PEER_PROJECT, 'package.json'))
+const INSTALLED_APART: ReadonlySet<string> = new Set([PEER_PACKAGES['sqlite-fts5']])
 
-/** The file `request` (a peer package, or a file of one) resolves to; throws as require.resolve does. */
+/** The package name of a request (`pkg`, `pkg/file`, `@scope/pkg/file`). */
+const packageOf = (request: string): string => request.split('/').slice(0, request.startsWith('@') ? 2 : 1).join('/')
+
+/**
+ * The file `request` (a peer package, or a file of one) resolves to: from Tessera's node_modules, then, for
+ * better-sqlite3, from the peers' project; throws as require.resolve does.
+ */
 export function resolvePeer(request: string): string {
-  let notFound: unknown
-  for (const place of PEER_PLACES) {
-    try {
-      return place.resolve(request)
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'MODULE_NOT_FOUND') throw err
-      notFound = err
-    }
+  try {
+    return TESSERA_MODULES.resolve(request)
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'MODULE_NOT_FOUND' || !INSTALLED_APART.has(packageOf(request))) throw err
+    return PEER_MODULES.resolve(request)
   }
-  throw notFound
 }
 
 /** A CommonJS peer package (better-sqlite3), wherever it is installed. */
 export function requirePeer(pkg: string): unknown {
-  return PEER_PLACES[0]!(resolvePeer(pkg))
+  return TESSERA_MODULES(resolvePeer(pkg))
 }
 
-/** A peer's version from its package.json (read by path: some packages' `exports` hide it), or 'unknown'. */
+/**
+ * A peer's version from its package.json: where it resolves, else read by path in Tessera's node_modules (some
+ * packages' `exports` hide their package.json); 'unknown' when neither works.
+ */
 export function peerVersion(pkg: string): string {
-  for (const modules of [join(ROOT, 'node_modules'), join(PEER_PROJECT, 'node_modules')]) {
+  const read = (path: string) => (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version
+  try {
+    return read(resolvePeer(`${pkg}/package.json`))
+  } catch {
     try {
-      return (JSON.parse(readFileSync(join(modules, pkg, 'package.json'), 'utf8')) as { version: string }).version
+      return read(join(ROOT, 'node_modules', pkg, 'package.json'))
     } catch {
-      // Not in this place: the next one.
+      return 'unknown'
     }
   }
-  return 'unknown'
 }
 
 /**

@@ -11,7 +11,7 @@ export interface DocumentsOptions extends TaskWaitOptions {
   /** Short documents of the ndjson-short run, and the NDJSON payloads they are cut into (sent one after another). */
   shortDocuments: number
   shortPayloads: number
-  /** Whether SQLite FTS5 indexes the ndjson-short run's documents too, for comparison (a development dependency). */
+  /** Whether SQLite FTS5 indexes the ndjson-short run's documents too, for comparison (better-sqlite3, installed by `npm run peers`). */
   compareFts5: boolean
   /** Documents of the ndjson-large run (only run when `large`). */
   large: boolean
