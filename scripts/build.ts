@@ -36,6 +36,7 @@ const RECORD = join(DIST, '.sources')
 /** Written when a build begins: its modification time is the running build's start. */
 const BEGUN = join(DIST, '.build-begun')
 
+/** Removes the outputs under `dir` whose source is gone, and tsc's leftovers; returns how many. */
 function prune(dir: string): number {
   let removed = 0
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -104,12 +105,8 @@ async function buildAll(): Promise<void> {
     tsconfig: join(ROOT, CONFIG),
     logLevel: 'warning',
   })
-  let removed = 0
-  for (const entry of readdirSync(DIST, { withFileTypes: true })) {
-    if (entry.isDirectory()) removed += prune(join(DIST, entry.name))
-    else if (TSC_ONLY.test(entry.name)) { rmSync(join(DIST, entry.name)); removed++ }
-  }
-  if (removed > 0) process.stdout.write(`build: removed ${removed} compiled files whose source is gone\n`)
+  const removed = prune(DIST)
+  if (removed > 0) process.stdout.write(`build: removed ${removed} stale files (compiled from a source now gone, or left by tsc)\n`)
   writeFileSync(BEGUN, found.join('\n'))
   utimesSync(BEGUN, began, began)
   renameSync(BEGUN, RECORD)

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { resolveCorpus } from '../data/corpora/registry.js'
-import { PEERS, PEER_INSTALL, installedPeers } from '../peers/peers.js'
+import { PEERS, installedPeers, peerInstall } from '../peers/peers.js'
 import { DEFAULT_DOCUMENTS_OPTIONS, quickDocumentsOptions, type DocumentsOptions } from '../scenarios/documents/options.js'
 import { DEFAULT_FACETS_OPTIONS, quickFacetsOptions, type FacetsOptions } from '../scenarios/facets/run.js'
 import type { LoadSettings } from '../scenarios/foundation/index.js'
@@ -263,7 +263,7 @@ export function parseOptions(argv: string[]): Options {
   // Peers not installed: left out by default (saying how to install them), an error when asked for by name.
   const { installed, missing } = installedPeers(options.search.peers)
   if (missing.length > 0) {
-    const how = missing.map((peer) => `${peer} (${PEER_INSTALL[peer]})`).join(', ')
+    const how = missing.map((peer) => `${peer} (${peerInstall(peer)})`).join(', ')
     if (searchOverrides.peers !== undefined) throw new UsageError(`--peers: not installed: ${how}`)
     process.stderr.write(`bench: peers not installed, left out: ${how}\n`)
     options.search.peers = installed

@@ -56,14 +56,6 @@ export const PEER_NOTES: Record<PeerName, string> = {
  */
 export const PEER_PACKAGES: Record<PeerName, string> = { flexsearch: 'flexsearch', minisearch: 'minisearch', orama: '@orama/orama', 'sqlite-fts5': 'better-sqlite3' }
 
-/** How each peer's package is installed. */
-export const PEER_INSTALL: Record<PeerName, string> = {
-  flexsearch: 'a development dependency: npm install in a checkout',
-  minisearch: 'a development dependency: npm install in a checkout',
-  orama: 'a development dependency: npm install in a checkout',
-  'sqlite-fts5': 'npm run peers',
-}
-
 /**
  * Where `npm run peers` (scripts/install-peers.sh) installs better-sqlite3: a scratch project of its own, out of git
  * and of Tessera's package.json. On Node 20 it compiles SQLite from source (no prebuilt binary is on the npm
@@ -76,6 +68,11 @@ const TESSERA_MODULES = createRequire(import.meta.url)
 /** The peers' scratch project, for the packages `npm run peers` installs there (and no other). */
 const PEER_MODULES = createRequire(join(PEER_PROJECT, 'package.json'))
 const INSTALLED_APART: ReadonlySet<string> = new Set([PEER_PACKAGES['sqlite-fts5']])
+
+/** How a peer's package is installed. */
+export function peerInstall(peer: PeerName): string {
+  return INSTALLED_APART.has(PEER_PACKAGES[peer]) ? 'npm run peers' : 'a development dependency: npm install in a checkout'
+}
 
 /** The package name of a request (`pkg`, `pkg/file`, `@scope/pkg/file`). */
 const packageOf = (request: string): string => request.split('/').slice(0, request.startsWith('@') ? 2 : 1).join('/')
