@@ -2,6 +2,7 @@
 import { ConfigError, helpText, parseArgs } from './config.js'
 import { createLogger } from './log.js'
 import { VERSION } from './version.js'
+import { configureThreadHeaps } from './thread-heaps.js'
 
 async function main(): Promise<void> {
   let parsed
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   if (parsed.kind === 'version') { process.stdout.write(`tessera ${VERSION.pkgVersion}\n`); return }
   const { config } = parsed
   const log = createLogger(config.logLevel)
+  configureThreadHeaps()
   // Loaded after the arguments are read: `--help`, `--version` and usage errors answer without loading the service.
   const [{ startServer }, { StartupError }] = await Promise.all([import('./server.js'), import('./data-dir.js')])
   let server
