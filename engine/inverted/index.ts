@@ -98,9 +98,9 @@ export class InvertedIndex {
     this.occurrenceLists.clear()
   }
 
-  /** Each word's occurrences, document by document (null: in no document); see occurrences.ts. */
-  occurrences(words: readonly number[]): (WordOccurrences | null)[] {
-    return this.occurrenceLists.of({ forward: this.forward, docsOf: (word) => this.postings.get(word), union: (bitmaps) => RoaringBitmap32.orMany(bitmaps) }, words)
+  /** Each word's occurrences, document by document, in the records longer than `minLength` (null: none); see occurrences.ts. */
+  occurrences(words: readonly number[], minLength = 0): (WordOccurrences | null)[] {
+    return this.occurrenceLists.of({ forward: this.forward, docsOf: (word) => this.postings.get(word), union: (bitmaps) => RoaringBitmap32.orMany(bitmaps) }, words, minLength)
   }
 
   /** A word's id (undefined: never indexed). */

@@ -9,9 +9,11 @@
  * and the occurrences themselves, whatever the document's length. Short documents (dictionary definitions) are
  * still cheaper to scan, so the matcher chooses per document (search/matcher.ts).
  *
- * Building reads the records of every document holding one of the missing words, once for all of them; a word's
- * list is complete or absent, so a kept list answers any later query until the next publish drops them (the
- * records change then). Lists are kept whole, without eviction: together they can never outgrow the records they
+ * Building reads the records of the documents holding one of the missing words, once for all of them, and only the
+ * long ones: the matcher reads lists for records longer than a length that grows with the query's words, so a list
+ * covers the records longer than the length it was built for and answers any later query asking for that length or
+ * more, until the next publish drops the lists (the records change then). On GCIDE, where most definitions are
+ * short, a frequent word's list had read a good part of the corpus for the few long entries a query ranks from it. Lists are kept whole, without eviction: together they can never outgrow the records they
  * are built from (4 bytes an occurrence and 8 a document, against the records' 8 an occurrence), and only the words
  * searches asked for are built. A bound below the queries' working set was measured and dropped: with a quarter of
  * the records' words kept, the man pages' 500 bench queries rebuilt their lists over and over (LRU thrashing) and
@@ -40,33 +42,46 @@ export interface OccurrenceSource {
 }
 
 export class OccurrenceLists {
-  private readonly kept = new Map<number, WordOccurrences>()
+  /** Word → its list (null: no occurrence) over the documents whose record is longer than `minLength`. */
+  private readonly kept = new Map<number, { list: WordOccurrences | null; minLength: number }>()
 
   /** Drop every list (a publish changed the records). */
   clear(): void {
     this.kept.clear()
   }
 
-  /** The occurrences of each word (null: the word is in no document), built for those not kept yet. */
-  of(source: OccurrenceSource, words: readonly number[]): (WordOccurrences | null)[] {
-    const out: (WordOccurrences | null)[] = new Array(words.length).fill(null)
-    const missing: number[] = []
-    words.forEach((word, i) => {
-      const list = this.kept.get(word)
-      if (list) out[i] = list
-      else if (!missing.includes(word)) missing.push(word)
-    })
-    if (missing.length > 0) {
-      const built = build(source, missing)
-      missing.forEach((word, i) => { if (built[i]) this.kept.set(word, built[i]!) })
-      words.forEach((word, i) => { if (out[i] === null) out[i] = built[missing.indexOf(word)] ?? null })
+  /**
+   * The occurrences of each word (null: none) in the documents whose record is longer than `minLength` (in record
+   * entries, two a word), built for those not kept yet; a list kept over longer records only gets the records it
+   * lacks.
+   */
+  of(source: OccurrenceSource, words: readonly number[], minLength = 0): (WordOccurrences | null)[] {
+    // Words to build, grouped by the records their kept list already covers (none: Infinity): one pass per group,
+    // so a word that only lacks short records does not make the pass read the long records of another.
+    const missing = new Map<number, number[]>()
+    for (const word of words) {
+      const kept = this.kept.get(word)
+      if (kept !== undefined && kept.minLength <= minLength) continue
+      const covered = kept === undefined ? Infinity : kept.minLength
+      const group = missing.get(covered) ?? []
+      if (!group.includes(word)) group.push(word)
+      missing.set(covered, group)
     }
-    return out
+    for (const [covered, group] of missing) {
+      const built = build(source, group, minLength, covered)
+      group.forEach((word, i) => this.kept.set(word, { list: merged(this.kept.get(word)?.list ?? null, built.lists[i]!), minLength: built.longestSkipped }))
+    }
+    return words.map((word) => this.kept.get(word)!.list)
   }
 }
 
-/** The lists of `words` (distinct), from one pass over the records of the documents holding any of them. */
-function build(source: OccurrenceSource, words: readonly number[]): (WordOccurrences | null)[] {
+/**
+ * The lists of `words` (distinct), from one pass over the records longer than `minLength` of the documents holding
+ * any of them (a shorter record costs a comparison), and the longest record skipped: the lists hold every document
+ * whose record is longer than that (0 when none was skipped: every document). Records longer than `covered` are
+ * left out (the words' kept lists have them).
+ */
+function build(source: OccurrenceSource, words: readonly number[], minLength: number, covered: number): { lists: (WordOccurrences | null)[]; longestSkipped: number } {
   const bitmaps: Bitmap[] = []
   let maxWord = 0
   for (const word of words) {
@@ -74,7 +89,7 @@ function build(source: OccurrenceSource, words: readonly number[]): (WordOccurre
     if (docs) bitmaps.push(docs)
     if (word > maxWord) maxWord = word
   }
-  if (bitmaps.length === 0) return words.map(() => null)
+  if (bitmaps.length === 0) return { lists: words.map(() => null), longestSkipped: 0 }
   scratch.bits = grown(scratch.bits, (maxWord >>> 5) + 1)
   scratch.slot = grown(scratch.slot, maxWord + 1)
   const { bits, slot } = scratch
@@ -87,10 +102,18 @@ function build(source: OccurrenceSource, words: readonly number[]): (WordOccurre
   // One pass over the records: each occurrence of a listed word as (slot, document, field and position).
   let found = new Uint32Array(1024)
   let n = 0
+  let longestSkipped = 0
   for (let i = 0; i < docids.length; i++) {
     const docid = docids[i]!
     if (docid >= limit) continue
-    for (let k = start[docid]!, to = end[docid]!; k < to; k += 2) {
+    const to = end[docid]!
+    const length = to - start[docid]!
+    if (length <= minLength) {
+      if (length > longestSkipped) longestSkipped = length
+      continue
+    }
+    if (length > covered) continue
+    for (let k = start[docid]!; k < to; k += 2) {
       const word = data[k]!
       if (word > maxWord || (bits[word >>> 5]! & (1 << (word & 31))) === 0) continue
       if (n + 3 > found.length) found = grown(found, n + 3)
@@ -131,7 +154,29 @@ function build(source: OccurrenceSource, words: readonly number[]): (WordOccurre
     if (list) list.offsets[list.docs.length] = list.ats.length
   }
   for (const word of words) bits[word >>> 5] = 0
-  return lists
+  return { lists, longestSkipped }
+}
+
+/** One word's lists over disjoint sets of documents, as one list. */
+function merged(a: WordOccurrences | null, b: WordOccurrences | null): WordOccurrences | null {
+  if (a === null) return b
+  if (b === null) return a
+  const docs = new Uint32Array(a.docs.length + b.docs.length)
+  const offsets = new Uint32Array(docs.length + 1)
+  const ats = new Uint32Array(a.ats.length + b.ats.length)
+  let i = 0
+  let j = 0
+  let o = 0
+  for (let d = 0; d < docs.length; d++) {
+    const fromA = j === b.docs.length || (i < a.docs.length && a.docs[i]! < b.docs[j]!)
+    const list = fromA ? a : b
+    const k = fromA ? i++ : j++
+    docs[d] = list.docs[k]!
+    offsets[d] = o
+    for (let x = list.offsets[k]!, to = list.offsets[k + 1]!; x < to; x++) ats[o++] = list.ats[x]!
+  }
+  offsets[docs.length] = o
+  return { docs, offsets, ats }
 }
 
 /** The first index `k >= from` with `docs[k] >= docid` (galloping, then binary search): the matcher's cursors move forward. */

@@ -107,6 +107,11 @@ export class Matcher implements MatchedDocument {
   private readonly cursors: Int32Array
   /** Records longer than this (in arena words) are matched from the lists. */
   private readonly listThreshold: number
+  /**
+   * The records the lists are asked to cover: longer than the threshold rounded down to a power of two times the
+   * one-word threshold, so a list built for a long query is built again for shorter queries at most a few times.
+   */
+  private readonly listLength: number
 
   constructor(private readonly plan: QueryPlan, private readonly index: InvertedIndex, readonly byAttribute = false) {
     this.forward = index.forward
@@ -168,6 +173,7 @@ export class Matcher implements MatchedDocument {
     }
     this.cursors = new Int32Array(this.listWords.length)
     this.listThreshold = 2 * RECORD_WORDS_PER_LOOKUP * Math.max(1, this.listWords.length)
+    this.listLength = 2 * RECORD_WORDS_PER_LOOKUP * 2 ** Math.floor(Math.log2(Math.max(1, this.listWords.length)))
     this.count = new Int32Array(plan.terms.length)
     this.minTypo = new Int32Array(plan.terms.length)
     this.minWeight = new Int32Array(plan.terms.length)
@@ -205,7 +211,7 @@ export class Matcher implements MatchedDocument {
     if (docid >= forward.limit) { this.n = 0; this.from = this.to = 0; return }
     const from = this.from = forward.start[docid]!
     const to = this.to = forward.end[docid]!
-    const lists = to - from > this.listThreshold ? (this.lists ??= this.index.occurrences(this.listWords)) : null
+    const lists = to - from > this.listThreshold ? (this.lists ??= this.index.occurrences(this.listWords, this.listLength)) : null
     if (lists) this.collectListed(docid, lists)
     else this.scanRecord(from, to)
     // A phrase must hold within the searched fields. Its documents were found when the query was planned: only a

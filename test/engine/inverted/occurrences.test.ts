@@ -80,6 +80,38 @@ t.test('kept lists are answered again without reading the records; a cleared set
   t.equal(source.builds, 3)
 })
 
+/** What a list over the records longer than `minLength` must be: each document's occurrences read from its record. */
+function expectedList(forward: ForwardRecords, postings: Map<number, number[]>, word: number, minLength: number): { docs: number[]; ats: number[][] } {
+  const docs = (postings.get(word) ?? []).filter((docid) => (forward.get(docid)?.length ?? 0) > minLength)
+  return { docs, ats: docs.map((docid) => expected(forward, word, docid)) }
+}
+
+t.test('lists over long records only; a shorter length adds the records a kept list lacks, a longer one builds nothing', async (t) => {
+  const { forward, postings } = records(400, 40, 5)
+  const lists = new OccurrenceLists()
+  const source = sourceOf(forward, postings)
+  const words = [0, 1, 2, 7, 39]
+  const check = (got: ReturnType<OccurrenceLists['of']>, minLength: number, label: string) => words.forEach((word, i) => {
+    const want = expectedList(forward, postings, word, minLength)
+    const list = got[i]
+    // A list may also hold shorter records (it was built for a shorter length): those the matcher never reads.
+    const docs = list ? [...list.docs].filter((docid) => forward.get(docid)!.length > minLength) : []
+    t.same(docs, want.docs, `${label}, word ${word}: its documents with a longer record`)
+    if (list) for (const [k, docid] of [...list.docs].entries()) if (forward.get(docid)!.length > minLength) t.same([...list.ats.subarray(list.offsets[k]!, list.offsets[k + 1]!)], expected(forward, word, docid))
+  })
+  check(lists.of(source, words, 100), 100, 'records over 100')
+  const builds = source.builds
+  check(lists.of(source, words, 120), 120, 'records over 120, from the kept lists')
+  t.equal(source.builds, builds, 'a longer length builds nothing')
+  const partial = lists.of(source, words, 40)
+  check(partial, 40, 'records over 40, merged with the kept lists')
+  t.ok(partial.some((list, i) => list !== null && list.docs.length > expectedList(forward, postings, words[i]!, 100).docs.length), 'shorter records were added')
+  check(lists.of(source, words, 0), 0, 'every record')
+  partial.forEach((list, i) => { if (list) t.same([...list.docs], [...list.docs].sort((a, b) => a - b), `word ${words[i]}: documents in id order`) })
+  const all = lists.of(source, words, 0)
+  words.forEach((word, i) => t.same([...(all[i]?.docs ?? [])], postings.get(word) ?? [], `word ${word}: complete at length 0`))
+})
+
 t.test('seekDoc finds the first document at or after an id, from any cursor', async (t) => {
   const rand = mulberry32(4)
   for (let round = 0; round < 200; round++) {
