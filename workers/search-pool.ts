@@ -1,11 +1,6 @@
 /**
  * The search threads (engine/search/threads.ts): a few worker threads and ONE queue of jobs, so a job waits only
- * until any thread is free, never behind a slow search on a thread of its own. A job has a home thread (by a hash
- * of its query), which takes it when free: each thread keeps what searches build on demand (the words' occurrence
- * lists, per-field and phrase postings, prefix unions) for the view it holds, and a query that went to any free
- * thread made every thread build them all. Under one client the first thread took every search and the other
- * stayed cold; under sixteen, a thread had seen 456 of the man pages mix's ~470 queries after 985 searches, and
- * still built occurrence lists at the end of a 12 s window. Each thread is posted an index's
+ * until any thread is free, never behind a slow search on a thread of its own. Each thread is posted an index's
  * view only when it does not hold that one yet. A thread that dies (a crash, `worker.terminate()`) fails the job it
  * was running with an error (never a hang) and is replaced; jobs waiting in the queue go to the others and the new
  * one. The queue is bounded: past `queueSize` waiting jobs a search is refused with `too_many_search_requests`
@@ -20,7 +15,6 @@ import type { ThreadMessage } from '../engine/search/thread-run.js'
 import { siblingModule } from '../engine/util/module-path.js'
 import { threadExecArgv } from '../engine/util/thread-argv.js'
 import { LoadedThreads } from '../engine/util/thread-loading.js'
-import { fnv1a } from '../engine/util/fnv1a.js'
 
 export interface SearchPoolOptions {
   threads: number
@@ -43,26 +37,15 @@ export interface SearchThreadHooks {
   exitOn?: string | null
 }
 
-/** A free thread looks this far into the queue for a job of its own before it takes the first one. */
-const LOOKAHEAD = 8
-/** A job passed over this many times (jobs behind it went to their home threads first) goes to the next free thread. */
-const MAX_PASSED = 8
-
 interface Pending {
   id: number
   job: ThreadJob
-  /** The thread slot whose caches suit the job (`homeSlot`). */
-  home: number
-  /** Times a job behind it was dispatched first. */
-  passed: number
   read: DocumentReader
   resolve(answer: ThreadAnswer): void
   reject(err: unknown): void
 }
 
 interface Thread {
-  /** The thread's place, kept by its replacement: jobs' homes are slots. */
-  slot: number
   worker: Worker
   /** 1 once the answer to the thread's document read is on `port`. */
   flag: Int32Array
@@ -88,12 +71,12 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
   // Close terminates a thread only once it is ready: never while it loads roaring (engine/util/thread-loading.ts).
   const loaded = new LoadedThreads()
 
-  const start = (slot: number): Thread => {
+  const start = (): Thread => {
     const flag = new Int32Array(new SharedArrayBuffer(4))
     const channel = new MessageChannel()
     const hooks = { gate: options.hooks?.gate ?? null, exitOn: options.hooks?.exitOn ?? null }
     const worker = new Worker(filename, { workerData: { flag, port: channel.port2, hooks }, transferList: [channel.port2], execArgv: threadExecArgv() })
-    const thread: Thread = { slot, worker, flag, port: channel.port1, holds: new Map(), running: null, readyAt: null }
+    const thread: Thread = { worker, flag, port: channel.port1, holds: new Map(), running: null, readyAt: null }
     worker.on('message', (m: { ready?: true; id: number; read?: number[]; answer?: ThreadAnswer }) => {
       if (m.ready) {
         loaded.add(worker.threadId)
@@ -129,7 +112,7 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
       thread.running = null
       pending?.reject(new TesseraError('internal', `The search thread running this search stopped (exit code ${code}); it was replaced.`))
       if (!closed) {
-        threads.push(start(thread.slot))
+        threads.push(start())
         dispatch()
       }
     })
@@ -137,37 +120,23 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
   }
 
   const dispatch = () => {
-    const free = threads.filter((t) => !t.running && t.readyAt !== null)
-    while (queue.length > 0 && free.length > 0) {
-      // The first job of the window whose home is free goes there; otherwise the first job to the first free thread.
-      // The window is the head alone once the head has been passed over enough: no job waits for its home for long.
-      const window = queue[0]!.passed >= MAX_PASSED ? 1 : Math.min(queue.length, LOOKAHEAD)
-      let at = 0
-      let thread = free[0]!
-      for (let i = 0; i < window; i++) {
-        const home = free.find((t) => t.slot === queue[i]!.home)
-        if (home) { at = i; thread = home; break }
+    for (const thread of threads) {
+      if (queue.length === 0) return
+      if (thread.running || thread.readyAt === null) continue
+      const pending = queue.shift()!
+      const { job } = pending
+      // `processingTimeMs` and the `searchCutoffMs` budget count from here, when a thread takes the search: as
+      // Meilisearch starts a search's clock once it holds its search permit (`perform_search`), the wait for a free
+      // thread (or for a new thread to load) is not counted. The common clock: each thread has its own origin.
+      const startedAt = performance.timeOrigin + performance.now()
+      const message: ThreadMessage = { id: pending.id, indexId: job.indexId, serial: job.serial, work: job.work, startedAt, ...(job.documents ? { documents: job.documents } : {}) }
+      if (thread.holds.get(job.indexId) !== job.serial) {
+        message.view = job.view
+        thread.holds.set(job.indexId, job.serial)
       }
-      for (let i = 0; i < at; i++) queue[i]!.passed++
-      const [pending] = queue.splice(at, 1)
-      free.splice(free.indexOf(thread), 1)
-      send(thread, pending!)
+      thread.running = pending
+      thread.worker.postMessage(message)
     }
-  }
-
-  const send = (thread: Thread, pending: Pending) => {
-    const { job } = pending
-    // `processingTimeMs` and the `searchCutoffMs` budget count from here, when a thread takes the search: as
-    // Meilisearch starts a search's clock once it holds its search permit (`perform_search`), the wait for a free
-    // thread (or for a new thread to load) is not counted. The common clock: each thread has its own origin.
-    const startedAt = performance.timeOrigin + performance.now()
-    const message: ThreadMessage = { id: pending.id, indexId: job.indexId, serial: job.serial, work: job.work, startedAt, ...(job.documents ? { documents: job.documents } : {}) }
-    if (thread.holds.get(job.indexId) !== job.serial) {
-      message.view = job.view
-      thread.holds.set(job.indexId, job.serial)
-    }
-    thread.running = pending
-    thread.worker.postMessage(message)
   }
 
   // Threads start with the first search, not with the service: a server that never searches (an ingestion node, a
@@ -180,13 +149,13 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
       if (closed) return Promise.reject(new TesseraError('internal', 'The search threads are stopped.'))
       if (!started) {
         started = true
-        for (let i = 0; i < options.threads; i++) threads.push(start(i))
+        for (let i = 0; i < options.threads; i++) threads.push(start())
       }
       if (queue.length >= options.queueSize) {
         return Promise.reject(new TesseraError('too_many_search_requests', `Too many search requests running at the same time: ${options.queueSize}. Retry after 10s.`))
       }
       return new Promise<ThreadAnswer>((resolve, reject) => {
-        queue.push({ id: ++nextId, job, home: homeSlot(job, options.threads), passed: 0, read, resolve, reject })
+        queue.push({ id: ++nextId, job, read, resolve, reject })
         dispatch()
         if (options.hooks?.gate && queue.length > 0) writeFileSync(`${options.hooks.gate}.queued`, '')
       })
@@ -203,16 +172,4 @@ export function createSearchThreads(options: SearchPoolOptions): SearchThreads {
       await Promise.all(threads.map((t) => loaded.stop(t.worker)))
     },
   }
-}
-
-/**
- * The home slot of a job: a hash of its index and query text (lowercased, spaces collapsed), so a query asked again
- * finds the caches it built; a facet search by its facet and query.
- */
-export function homeSlot(job: ThreadJob, threads: number): number {
-  if (threads <= 1) return 0
-  const { work } = job
-  const text = work.kind === 'search' ? work.query.q ?? '' : `${work.request.facetName}\u0000${work.request.facetQuery ?? ''}`
-  const key = `${job.indexId}\u0000${text.toLowerCase().trim().replace(/\s+/g, ' ')}`
-  return fnv1a(Buffer.from(key, 'utf8')) % threads
 }

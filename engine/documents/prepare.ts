@@ -28,9 +28,7 @@ export interface PreparedChunk {
 
 /** Documents are stored as JSON text: it round-trips every key (msgpackr renames `__proto__`). */
 export const encodeDocument = (doc: Document): Buffer => Buffer.from(JSON.stringify(doc))
-/** TextDecoder decodes UTF-8 a third faster than `Buffer#toString` (9 kB man pages: 13.8 against 20.1 µs); `ignoreBOM` keeps a BOM as text, as `toString` did. */
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
-export const decodeDocument = (raw: Uint8Array): Document => JSON.parse(utf8.decode(raw)) as Document
+export const decodeDocument = (raw: Uint8Array): Document => JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8')) as Document
 
 /** The top-level fields a document counts in the field distribution. */
 export function topLevelFields(doc: Document): string[] {

@@ -12,10 +12,15 @@
  */
 import { compareNames } from './merge.js'
 import type { Network } from './types.js'
-import { fnv1a } from '../util/fnv1a.js'
 
 /** The reserved attribute naming a document's shard in filters (`_shard = s1`, `_shard IN [s1, s2]`). */
 export const SHARD_FIELD = '_shard'
+
+export function fnv1a(bytes: Uint8Array): number {
+  let h = 0x811c9dc5
+  for (const b of bytes) h = Math.imul(h ^ b, 0x01000193)
+  return h >>> 0
+}
 
 export function murmur3(bytes: Uint8Array, seed: number): number {
   let h = seed >>> 0

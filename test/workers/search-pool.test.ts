@@ -1,11 +1,10 @@
 /**
  * The search threads' pool (workers/search-pool.ts) over a stand-in thread: a search held on one thread does not
  * delay another; a thread dying in the middle of a search fails that search with an error and is replaced; the
- * queue is bounded (503 too_many_search_requests); a view is posted to a thread only when it does not hold it; a
- * query goes to its home thread when that one is free.
+ * queue is bounded (503 too_many_search_requests); a view is posted to a thread only when it does not hold it.
  */
 import t from 'tap'
-import { createSearchThreads, homeSlot } from '../../workers/search-pool.js'
+import { createSearchThreads } from '../../workers/search-pool.js'
 import { siblingModule } from '../../engine/util/module-path.js'
 import { TesseraError } from '../../engine/errors/index.js'
 import type { ThreadAnswer, ThreadJob } from '../../engine/search/threads.js'
@@ -29,53 +28,6 @@ t.test('a search held on one thread does not delay another', async (t) => {
   t.notOk(heldDone, 'while the held one still runs')
   open(g)
   t.same(response(await held), { q: 'hold', view: 'posted' })
-})
-
-/** Whether both threads answered rounds of eight searches at once within 30 s (until then jobs go to the one loaded). */
-async function bothLoaded(threads: ReturnType<typeof createSearchThreads>): Promise<boolean> {
-  const seen = new Set<number>()
-  const until = Date.now() + 30_000
-  while (seen.size < 2 && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 10))
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => threads.run(job(`who ${i}`), noRead)))
-    for (const a of answers) seen.add((response(a) as { threadId: number }).threadId)
-  }
-  return seen.size === 2
-}
-
-t.test('a query goes to its home thread when it is free: asked again, the same thread answers', async (t) => {
-  const threads = createSearchThreads({ threads: 2, queueSize: 100, filename })
-  t.teardown(() => threads.close())
-  const who = async (q: string) => (response(await threads.run(job(q), noRead)) as { threadId: number }).threadId
-  const queries = Array.from({ length: 24 }, (_, i) => `who ${i}`)
-  t.ok(await bothLoaded(threads), 'both threads loaded')
-  const first = new Map<string, number>()
-  for (const q of queries) first.set(q, await who(q))
-  for (const q of queries) t.equal(await who(q.toUpperCase().replace(' ', '   ')), first.get(q), `${q}: the same thread (case and spaces aside)`)
-  t.equal(new Set(first.values()).size, 2, 'both threads have queries of their own')
-  const bySlot = new Map<number, number>()
-  for (const q of queries) {
-    const slot = homeSlot(job(q), 2)
-    if (bySlot.has(slot)) t.equal(bySlot.get(slot), first.get(q), `slot ${slot} is one thread`)
-    bySlot.set(slot, first.get(q)!)
-  }
-  // Sixteen at once: every one answered, whatever the homes (a busy home does not keep a job waiting past its turn).
-  const all = await Promise.all(queries.slice(0, 16).map((q) => who(q)))
-  t.equal(all.length, 16)
-})
-
-t.test('a job whose home thread is busy goes to a free one', async (t) => {
-  const threads = createSearchThreads({ threads: 2, queueSize: 10, filename })
-  t.teardown(() => threads.close())
-  t.ok(await bothLoaded(threads), 'both threads loaded')
-  const g = gate()
-  const held = threads.run(job('hold', 'held', { gate: g }), noRead)
-  const sameHome = Array.from({ length: 64 }, (_, i) => `who ${i}`).find((w) => homeSlot(job(w), 2) === homeSlot(job('hold'), 2))!
-  const other = (response(await threads.run(job(sameHome), noRead)) as { threadId: number }).threadId
-  t.type(other, 'number', `${sameHome} (its home runs the held search) answered while it runs`)
-  open(g)
-  await held
-  t.equal((response(await threads.run(job(sameHome), noRead)) as { threadId: number }).threadId === other, false, 'once free, its home thread takes it again')
 })
 
 t.test('a thread dying in the middle of a search: that search fails, the thread is replaced', async (t) => {
