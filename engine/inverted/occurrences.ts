@@ -13,9 +13,10 @@
  * long ones: the matcher reads lists for records longer than a length that grows with the query's words, so a list
  * covers the records longer than the length it was built for and answers any later query asking for that length or
  * more, until the next publish drops the lists (the records change then). On GCIDE, where most definitions are
- * short, a frequent word's list had read a good part of the corpus for the few long entries a query ranks from it. Lists are kept whole, without eviction: together they can never outgrow the records they
- * are built from (4 bytes an occurrence and 8 a document, against the records' 8 an occurrence), and only the words
- * searches asked for are built. A bound below the queries' working set was measured and dropped: with a quarter of
+ * short, a frequent word's list had read a good part of the corpus for the few long entries a query ranks from it.
+ * Lists are kept whole, without eviction: together they can never outgrow the records they are built from (4 bytes
+ * an occurrence and 8 a document, against the records' 8 an occurrence), and only the words searches asked for are
+ * built. A bound below the queries' working set was measured and dropped: with a quarter of
  * the records' words kept, the man pages' 500 bench queries rebuilt their lists over and over (LRU thrashing) and
  * searched slower than scanning the records (p50 8.2 ms against 7.6 before the lists and 3.5 with them kept whole).
  */
