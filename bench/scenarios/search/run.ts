@@ -60,8 +60,7 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
     memory.idleMiB = mib(readStatus(server.pid).rss)
     let setup: string | null = null
     try {
-      await expectTask(server, 'POST', '/indexes', { uid, primaryKey: info.primaryKey }, options.taskTimeoutMs, undefined, options.pollMs)
-      await expectTask(server, 'PATCH', `/indexes/${uid}/settings`, { searchableAttributes: info.searchableAttributes }, options.taskTimeoutMs, undefined, options.pollMs)
+      await createIndex(server, uid, info, options)
     } catch (err) {
       setup = `index set-up failed: ${(err as Error).message}`
     }
@@ -129,6 +128,12 @@ export async function runSearch(options: SearchOptions, dbPath: string): Promise
   }
 }
 
+/** An index for the corpus: its primary key and searchable attributes. */
+async function createIndex(server: BenchServer, uid: string, info: DatasetInfo, options: SearchOptions): Promise<void> {
+  await expectTask(server, 'POST', '/indexes', { uid, primaryKey: info.primaryKey }, options.taskTimeoutMs, undefined, options.pollMs)
+  await expectTask(server, 'PATCH', `/indexes/${uid}/settings`, { searchableAttributes: info.searchableAttributes }, options.taskTimeoutMs, undefined, options.pollMs)
+}
+
 /**
  * The documents indexed again on the same server, into an index of their own (deleted afterwards, so the disk
  * figures stay the first index's): the rate a server that has been running gets, its pool threads started and its
@@ -139,8 +144,7 @@ async function indexAgain(server: BenchServer, uid: string, documents: Record<st
   log(`bench: search, indexing the ${info.documents.toLocaleString('en-US')} documents again, into a second index …`)
   let result: SearchIndexing
   try {
-    await expectTask(server, 'POST', '/indexes', { uid: again, primaryKey: info.primaryKey }, options.taskTimeoutMs, undefined, options.pollMs)
-    await expectTask(server, 'PATCH', `/indexes/${again}/settings`, { searchableAttributes: info.searchableAttributes }, options.taskTimeoutMs, undefined, options.pollMs)
+    await createIndex(server, again, info, options)
     result = await indexDocuments(server, again, documents, options)
     await expectTask(server, 'DELETE', `/indexes/${again}`, undefined, options.taskTimeoutMs, undefined, options.pollMs)
   } catch (err) {
