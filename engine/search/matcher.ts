@@ -95,8 +95,6 @@ export class Matcher implements MatchedDocument {
   private readonly minWeight: Int32Array
   private readonly minPos: Int32Array
   private readonly exactFound: Uint8Array
-  /** Scratch of `pairCost`. */
-  rights = new Int32Array(64)
   private readonly forward: ForwardRecords
   /**
    * The query's distinct words (the derivations' in slot order, then the phrases' first and last words), their
