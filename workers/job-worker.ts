@@ -6,6 +6,7 @@ import { Packr } from 'msgpackr'
 import { Piscina } from 'piscina'
 import { jobs } from '../engine/pool/jobs.js'
 import { announceLoaded } from '../engine/util/thread-loading.js'
+import { lowerThreadPriority } from '../engine/util/thread-priority.js'
 
 const packr = new Packr({ moreTypes: true, useRecords: false })
 
@@ -18,6 +19,10 @@ export default async function run({ job, input }: { job: keyof typeof jobs; inpu
   owned.set(encoded)
   return Piscina.move(owned)
 }
+
+// Indexing, embedding and graph builds are background work: searches and the HTTP thread get the cores first
+// (engine/util/thread-priority.ts).
+lowerThreadPriority()
 
 // The engine's modules are loaded (imports come first): the pool may terminate this thread from now on.
 announceLoaded()
