@@ -89,7 +89,7 @@ export function renderSearchMarkdown(report: SearchReport): string {
     lines.push('')
   }
   if (p.ok && p.ms) {
-    lines.push(`- In process: \`Engine.open\` on the stopped server's data directory (${num(p.openSeconds, 2)} s), one warm-up round, then ${p.rounds} rounds: ${int(p.samples)} calls of \`await engine.search(uid, parseSearchBody({q}))\`, p50 / p95 / p99 / max ${trio(p.ms, 3)} / ${num(p.ms.max, 2)} ms, mean ${num(p.ms.mean, 3)} ms.`)
+    lines.push(`- In process: \`Engine.open\` on the stopped server's data directory (${num(p.openSeconds, 2)} s), one warm-up round, then ${p.rounds} rounds: ${int(p.samples)} calls of \`await searchSerialized(engine, uid, parseSearchBody({q}))\` (the HTTP route's operation: the response as JSON bytes), p50 / p95 / p99 / max ${trio(p.ms, 3)} / ${num(p.ms.max, 2)} ms, mean ${num(p.ms.mean, 3)} ms.`)
   } else {
     lines.push(`- In process: ${p.note ?? 'not measured'}.`)
   }

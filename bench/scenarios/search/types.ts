@@ -81,7 +81,7 @@ export interface SearchInProcess {
   note?: string
   rounds: number
   samples: number
-  /** performance.now() around `await engine.search(uid, query)`. */
+  /** performance.now() around `await searchSerialized(engine, uid, query)` (the HTTP route's operation). */
   ms: LatencySummary | null
   /** `processingTimeMs` of the results, if they carry it. */
   processingMs: LatencySummary | null
