@@ -260,7 +260,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const importDump = get('import-dump') ?? null
   const importSnapshot = get('import-snapshot') ?? null
   if (importDump !== null && importSnapshot !== null) throw new ConfigError('--import-dump and --import-snapshot cannot be used together')
-  const cluster = switchOn('cluster') ? clusterConfig(get) : null
+  const cluster = switchOn('cluster') ? clusterConfig(get, env) : null
   // A dump renumbers tasks; a snapshot of a cluster node keeps its place in the log (a new node starts from it).
   if (cluster && importDump !== null) throw new ConfigError('--cluster cannot import a dump: a node joins a cluster with an empty database, or a snapshot of a node of the cluster, and catches up from the task log')
   const dbPath = get('db-path') ?? './data.ms'
@@ -312,7 +312,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
 }
 
 /** `--cluster`'s options from their flags. */
-function clusterConfig(get: (flag: string) => string | undefined): ClusterConfig {
+function clusterConfig(get: (flag: string) => string | undefined, env: Readonly<Record<string, string | undefined>>): ClusterConfig {
   const servers = (get('cluster-nats') ?? 'nats://127.0.0.1:4222').split(',').map((s) => s.trim()).filter((s) => s !== '')
   if (servers.length === 0) throw new ConfigError('invalid --cluster-nats: expected one or more NATS URLs, comma-separated')
   const stream = get('cluster-stream') ?? 'tessera'
@@ -322,7 +322,9 @@ function clusterConfig(get: (flag: string) => string | undefined): ClusterConfig
   const readText = get('cluster-read-timeout-seconds')
   const seconds = readText === undefined ? 10 : Number(readText)
   if (!Number.isFinite(seconds) || seconds <= 0) throw new ConfigError(`invalid --cluster-read-timeout-seconds \`${readText}\`: expected a number of seconds above 0`)
-  return { servers, stream, replicas, readWaitMs: Math.round(seconds * 1000) }
+  // Env only: how long a write keeps trying the log before `task_log_unavailable` (tests of a lost log need not wait 15 s).
+  const publishDeadlineMs = wholeNumber('TESSERA_EXPERIMENTAL_CLUSTER_PUBLISH_DEADLINE_MS', env.TESSERA_EXPERIMENTAL_CLUSTER_PUBLISH_DEADLINE_MS || undefined, undefined)
+  return { servers, stream, replicas, readWaitMs: Math.round(seconds * 1000), ...(publishDeadlineMs === undefined ? {} : { publishDeadlineMs }) }
 }
 
 /** The query embedding deadlines (env only; see EmbedderRuntime.queryDeadlinesMs): Meilisearch's when unset. */

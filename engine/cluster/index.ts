@@ -15,7 +15,7 @@ import type { StateChanges } from '../tasks/state-changes.js'
 import { LogApplier } from './applier.js'
 import type { Openings } from './openings.js'
 import { JetStreamTaskLog } from './jetstream-log.js'
-import { DEFAULT_REGISTER_WAIT_MS, bucketOf, replicasOf, subjectOf, type ClusterOptions } from './options.js'
+import { DEFAULT_PUBLISH_DEADLINE_MS, DEFAULT_REGISTER_WAIT_MS, bucketOf, replicasOf, subjectOf, type ClusterOptions } from './options.js'
 
 export { type ClusterOptions } from './options.js'
 export { JetStreamTaskLog } from './jetstream-log.js'
@@ -48,7 +48,7 @@ export async function openCluster(parts: ClusterParts, options: ClusterOptions):
     parts.log(`cluster: applying task log ${options.stream} from task ${parts.queue.nextTaskUid} (stream at ${stream.last}) through ${nc.getServer()}`)
     const log = new JetStreamTaskLog({
       js, bucket, subject: subjectOf(options.stream), maxPayload: nc.info?.max_payload ?? 1024 * 1024, payloads: parts.payloads,
-      applier, registerWaitMs: options.registerWaitMs ?? DEFAULT_REGISTER_WAIT_MS, nodeId,
+      applier, registerWaitMs: options.registerWaitMs ?? DEFAULT_REGISTER_WAIT_MS, publishDeadlineMs: options.publishDeadlineMs ?? DEFAULT_PUBLISH_DEADLINE_MS, nodeId,
       close: async () => {
         parts.stateChanges.replicateThrough(null)
         parts.openings.publish = null

@@ -22,12 +22,11 @@ import type { LogApplier } from './applier.js'
 import { putPayload } from './payload-objects.js'
 
 /**
- * How long one publish waits for the stream's acknowledgement, how long a write keeps trying (same message id), and
- * the pause after a failed attempt. Losing a server makes publishes fail at once ("no responders") until the stream
- * has a new leader, a few seconds: a write waits through that rather than fail.
+ * How long one publish waits for the stream's acknowledgement, and the pause after a failed attempt; a write keeps
+ * trying (same message id) until `publishDeadlineMs` (options.ts). Losing a server makes publishes fail at once
+ * ("no responders") until the stream has a new leader, a few seconds: a write waits through that rather than fail.
  */
 const PUBLISH_TIMEOUT_MS = 5_000
-const PUBLISH_DEADLINE_MS = 15_000
 const PUBLISH_PAUSE_MS = 250
 
 export interface JetStreamLogParts {
@@ -39,6 +38,7 @@ export interface JetStreamLogParts {
   payloads: PayloadFiles
   applier: LogApplier
   registerWaitMs: number
+  publishDeadlineMs: number
   /** The `origin` of the changes this node publishes (the applier knows its own by it). */
   nodeId: string
   close: () => Promise<void>
@@ -95,7 +95,7 @@ export class JetStreamTaskLog implements TaskLog, StateReplicator {
 
   /** Publish with one message id across attempts: an entry stored but whose acknowledgement was lost is not stored twice. */
   private async publish(subject: string, data: Uint8Array, what: 'task' | 'change' | 'opening' = 'task', msgID: string = randomUUID()): Promise<number> {
-    const deadline = performance.now() + PUBLISH_DEADLINE_MS
+    const deadline = performance.now() + this.parts.publishDeadlineMs
     let last: Error | null = null
     for (;;) {
       const remaining = deadline - performance.now()
@@ -109,7 +109,7 @@ export class JetStreamTaskLog implements TaskLog, StateReplicator {
       await new Promise((resolve) => setTimeout(resolve, PUBLISH_PAUSE_MS))
     }
     const stored = what === 'task' ? 'an entry stored without acknowledgement still shows on GET /tasks' : `${what === 'change' ? 'a change' : 'an opening'} stored without acknowledgement is still applied`
-    throw unavailable(`the task log did not acknowledge it within ${PUBLISH_DEADLINE_MS / 1000} s (${last?.message}); ${stored}`, what)
+    throw unavailable(`the task log did not acknowledge it within ${this.parts.publishDeadlineMs / 1000} s (${last?.message}); ${stored}`, what)
   }
 
   async close(): Promise<void> {

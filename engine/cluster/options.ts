@@ -11,9 +11,15 @@ export interface ClusterOptions {
    * it, the write answers from the acknowledged log entry anyway. Default 10 s.
    */
   registerWaitMs?: number
+  /**
+   * How long a write keeps trying to publish to the log (one message id across attempts) before it is refused with
+   * `task_log_unavailable`. Default 15 s: losing a server makes publishes fail until the stream has a new leader.
+   */
+  publishDeadlineMs?: number
 }
 
 export const DEFAULT_REGISTER_WAIT_MS = 10_000
+export const DEFAULT_PUBLISH_DEADLINE_MS = 15_000
 
 /** The subject the task log's stream takes entries on. */
 export const subjectOf = (stream: string) => `tessera.${stream}.tasks`

@@ -18,6 +18,7 @@ t.test('--cluster with defaults, flags and env', async (t) => {
   t.same(run(['--cluster', '--cluster-nats', 'nats://a:1, nats://b:2,nats://c:3', '--cluster-stream', 'shop_1', '--cluster-replicas', '1', '--cluster-read-timeout-seconds', '2.5']).cluster,
     { servers: ['nats://a:1', 'nats://b:2', 'nats://c:3'], stream: 'shop_1', replicas: 1, readWaitMs: 2_500 })
   t.same(run([], { TESSERA_CLUSTER: 'true', TESSERA_CLUSTER_STREAM: 'env-stream' }).cluster?.stream, 'env-stream')
+  t.equal(run(['--cluster'], { TESSERA_EXPERIMENTAL_CLUSTER_PUBLISH_DEADLINE_MS: '3000' }).cluster?.publishDeadlineMs, 3000, 'the publish deadline, env only')
 })
 
 t.test('refused values', async (t) => {
@@ -26,6 +27,7 @@ t.test('refused values', async (t) => {
   t.throws(() => run(['--cluster', '--cluster-replicas', '7']), /JetStream allows at most 5/)
   t.throws(() => run(['--cluster', '--cluster-replicas', '0']), /whole number from 1/)
   t.throws(() => run(['--cluster', '--cluster-read-timeout-seconds', '0']), /above 0/)
+  t.throws(() => run(['--cluster'], { TESSERA_EXPERIMENTAL_CLUSTER_PUBLISH_DEADLINE_MS: '0' }), /invalid TESSERA_EXPERIMENTAL_CLUSTER_PUBLISH_DEADLINE_MS `0`/)
   t.throws(() => run(['--cluster', '--import-dump', 'x.dump']), /cannot import a dump/)
   t.equal(run(['--cluster', '--import-snapshot', 'x.snapshot']).importSnapshot, 'x.snapshot', 'a snapshot bootstraps a new node')
 })
