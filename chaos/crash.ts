@@ -3,7 +3,7 @@
  * `kill -9`ed at a random moment (registering, batching, committing, or, one round in five, again while it starts
  * up and recovers); after each restart `verifyRound` checks what survived against what was acknowledged.
  *
- * Options: `--kills N` (default 200), `--quick` (20 kills), `--seed S` (printed; a run replays from it, up to the
+ * Options: `--kills N` (default 200), `--quick` (16 kills), `--seed S` (printed; a run replays from it, up to the
  * timing of the kills), `--keep` (keep the data directory).
  */
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -4,7 +4,7 @@
  * input left without an answer past ANSWER_BOUND_MS, a `/health` that stalls past STALL_MS, the server exiting, a
  * task left unfinished, or the read-only sentinel index changing. RSS is sampled throughout and reported.
  *
- * Options: `--seconds N` (default 600), `--quick` (60 s), `--seed S` (printed), `--replay I` (send input I of the
+ * Options: `--seconds N` (default 600), `--quick` (45 s), `--seed S` (printed), `--replay I` (send input I of the
  * seed alone and print what came back).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'

@@ -18,10 +18,10 @@ async function main(): Promise<boolean> {
   const seed = Number(option(args, '--seed') ?? Math.floor(Math.random() * 2 ** 31))
   switch (command) {
     case 'crash':
-      return crashStorm({ kills: Number(option(args, '--kills') ?? (quick ? 20 : 200)), seed, keep: args.includes('--keep') })
+      return crashStorm({ kills: Number(option(args, '--kills') ?? (quick ? 16 : 200)), seed, keep: args.includes('--keep') })
     case 'fuzz': {
       const replay = option(args, '--replay')
-      return fuzz({ seconds: Number(option(args, '--seconds') ?? (quick ? 60 : 600)), seed, replay: replay === undefined ? null : Number(replay) })
+      return fuzz({ seconds: Number(option(args, '--seconds') ?? (quick ? 45 : 600)), seed, replay: replay === undefined ? null : Number(replay) })
     }
     case 'soak':
       return soak({ minutes: Number(option(args, '--minutes') ?? 10), seed, svg: option(args, '--svg') ?? null })
