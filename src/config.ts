@@ -264,6 +264,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   // A dump renumbers tasks; a snapshot of a cluster node keeps its place in the log (a new node starts from it).
   if (cluster && importDump !== null) throw new ConfigError('--cluster cannot import a dump: a node joins a cluster with an empty database, or a snapshot of a node of the cluster, and catches up from the task log')
   const dbPath = get('db-path') ?? './data.ms'
+  // Read by the pool's threads themselves (engine/util/thread-priority.ts); a value they would ignore is refused here.
+  const niceness = wholeNumber('TESSERA_BACKGROUND_NICENESS', env.TESSERA_BACKGROUND_NICENESS || undefined, undefined, 0)
+  if (niceness !== undefined && niceness > 19) throw new ConfigError(`invalid TESSERA_BACKGROUND_NICENESS \`${niceness}\`: expected a whole number from 0 to 19`)
   const vectorSearch = {
     ef: wholeNumber('TESSERA_VECTOR_EF', env.TESSERA_VECTOR_EF, undefined),
     rescoring: wholeNumber('TESSERA_VECTOR_RESCORING', env.TESSERA_VECTOR_RESCORING, undefined),

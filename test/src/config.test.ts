@@ -67,6 +67,10 @@ t.test('search threads and their queue', async (t) => {
 t.test('the query embedding deadlines: Meilisearch\'s unless the environment sets them', async (t) => {
   t.equal(run([]).embedders.queryDeadlinesMs, undefined)
   t.same(run([], { TESSERA_EXPERIMENTAL_HYBRID_QUERY_DEADLINE_MS: '1000' }).embedders.queryDeadlinesMs, { hybrid: 1000 })
+  t.doesNotThrow(() => run([], { TESSERA_BACKGROUND_NICENESS: '0' }), 'the pool\'s niceness: 0 to 19')
+  t.doesNotThrow(() => run([], { TESSERA_BACKGROUND_NICENESS: '19' }))
+  t.throws(() => run([], { TESSERA_BACKGROUND_NICENESS: '20' }), { message: 'invalid TESSERA_BACKGROUND_NICENESS `20`: expected a whole number from 0 to 19' })
+  t.throws(() => run([], { TESSERA_BACKGROUND_NICENESS: 'low' }), { message: 'invalid TESSERA_BACKGROUND_NICENESS `low`: expected a whole number from 0' })
   t.same(run([], { TESSERA_EXPERIMENTAL_HYBRID_QUERY_DEADLINE_MS: '1000', TESSERA_EXPERIMENTAL_SEMANTIC_QUERY_DEADLINE_MS: '1500' }).embedders.queryDeadlinesMs, { hybrid: 1000, semantic: 1500 })
   t.throws(() => run([], { TESSERA_EXPERIMENTAL_SEMANTIC_QUERY_DEADLINE_MS: '0' }), { message: 'invalid TESSERA_EXPERIMENTAL_SEMANTIC_QUERY_DEADLINE_MS `0`: expected a whole number from 1' })
   t.throws(() => run([], { TESSERA_EXPERIMENTAL_HYBRID_QUERY_DEADLINE_MS: '1.5' }), { message: /^invalid TESSERA_EXPERIMENTAL_HYBRID_QUERY_DEADLINE_MS `1.5`/ })
