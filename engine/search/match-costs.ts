@@ -50,8 +50,14 @@ export function pairCost(m: MatchedDocument, left: number, right: number, leftWo
   let ngrams = false
   for (let j = 0; j < n; j++) {
     const t = term[j]!
-    if (t === right && typo[j] === rt && (flags[j]! & ROLE_LAST) === 0) { rights[r++] = j; if (span[j]! > 1) ngrams = true }
-    if (t === left && typo[j] === lt && (flags[j]! & ROLE_FIRST) === 0) { lefts[l++] = j; if (span[j]! > 1) ngrams = true }
+    if (t === right && typo[j] === rt && (flags[j]! & ROLE_LAST) === 0) {
+      rights[r++] = j
+      if (span[j]! > 1) ngrams = true
+    }
+    if (t === left && typo[j] === lt && (flags[j]! & ROLE_FIRST) === 0) {
+      lefts[l++] = j
+      if (span[j]! > 1) ngrams = true
+    }
   }
   if (r === 0 || l === 0) return 3
   if (l * r <= SWEEP_MIN_PAIRS || ngrams || m.byAttribute) return pairedCost(m, l, r, leftWords)
@@ -62,7 +68,12 @@ export function pairCost(m: MatchedDocument, left: number, right: number, leftWo
 const SWEEP_MIN_PAIRS = 64
 
 /** Scratch of `pairCost` (searches are synchronous): occurrence indexes, then sortable positions. */
-const pairScratch = { rights: new Int32Array(64), lefts: new Int32Array(64), rightKeys: new Float64Array(64), leftKeys: new Float64Array(64) }
+const pairScratch = {
+  rights: new Int32Array(64),
+  lefts: new Int32Array(64),
+  rightKeys: new Float64Array(64),
+  leftKeys: new Float64Array(64),
+}
 
 /** Every pair of the gathered left and right occurrences compared. */
 function pairedCost(m: MatchedDocument, l: number, r: number, leftWords: number): number {

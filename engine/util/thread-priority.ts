@@ -15,7 +15,10 @@ import { getPriority, setPriority } from 'node:os'
 
 export const DEFAULT_BACKGROUND_NICENESS = 10
 
-/** The setting's niceness increment: an integer from 0 to 19, or the default (the service refuses other values at start-up, src/config.ts). */
+/**
+ * The setting's niceness increment: an integer from 0 to 19, or the default (the service refuses other values at
+ * start-up, src/config.ts).
+ */
 export function backgroundNiceness(setting: string | undefined): number {
   if (setting === undefined || setting.trim() === '') return DEFAULT_BACKGROUND_NICENESS
   const n = Number(setting)
