@@ -12,13 +12,7 @@
  * most once per `COLLECTION_INTERVAL_MS` while views change, and once after the last change, incrementally: the
  * garbage is bounded by what ten seconds of publishes drop.
  */
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
-
-// V8 exposes `gc` to contexts made after the flag is set; the flag is process-wide, which only adds a global to
-// contexts made from here on (the service makes none).
-setFlagsFromString('--expose-gc')
-const gc = runInNewContext('gc') as (options?: { type: 'major' | 'minor'; execution: 'sync' | 'async' }) => unknown
+import { collectSoon } from '../engine/util/garbage.js'
 
 export const COLLECTION_INTERVAL_MS = 10_000
 
@@ -27,7 +21,7 @@ export class DroppedViews {
   private lastCollection = 0
   private scheduled: NodeJS.Timeout | null = null
 
-  constructor(private readonly intervalMs = COLLECTION_INTERVAL_MS, private readonly collect: () => void = () => { gc({ type: 'major', execution: 'async' }) }) {}
+  constructor(private readonly intervalMs = COLLECTION_INTERVAL_MS, private readonly collect: () => void = collectSoon) {}
 
   /** A view was dropped (replaced or forgotten): collect once the current work is done, or when the interval ends. */
   dropped(): void {
