@@ -7,7 +7,7 @@
  * `publish`, `abandon`).
  */
 import { TesseraError, indexNotFound } from '../errors/index.js'
-import type { Store, WriteOp } from '../storage/index.js'
+import type { Store, Write } from '../storage/index.js'
 import type { CatalogDraft, IndexMeta } from '../indexes/catalog.js'
 import type { WorkerPool } from '../pool/index.js'
 import { runJob } from '../pool/jobs.js'
@@ -216,8 +216,8 @@ export class IndexBatch {
   }
 
   /** Reindex what settings changes require, flush staged documents; then the writes of the final commit. */
-  async finalOps(): Promise<WriteOp[]> {
-    const ops: WriteOp[] = []
+  async finalOps(): Promise<Write[]> {
+    const ops: Write[] = []
     await reindex(this)
     for (const [id, draft] of this.facetDrafts) if (draft && this.stillLive(id)) this.facetViews.set(id, draft.result())
     for (const draft of this.retired) await draft.settle()

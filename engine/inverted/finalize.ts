@@ -14,13 +14,13 @@
  * Both give the same writes, byte for byte, and the same published index (test/engine/inverted/finalize.test.ts).
  */
 import roaring from '../util/roaring.js'
-import type { WriteOp } from '../storage/index.js'
+import { RowRunBuilder, type Write, type WriteOp } from '../storage/index.js'
 import { Dictionary, mergeSortedSteps } from './dictionary.js'
 import { postingsPartition, type EncodedPostings, type PostingsPartition } from './encode-postings.js'
-import type { ForwardRecords } from './forward.js'
+import { LITTLE_ENDIAN, type ForwardRecords } from './forward.js'
 import type { InvertedIndex } from './index.js'
 import { SMALL_POSTING, type Postings } from './postings.js'
-import { encodePosting, forwardKey, metaKey, postingKey, type Meta } from './rows.js'
+import { encodePosting, metaKey, type Meta } from './rows.js'
 import type { Steps } from '../util/turns.js'
 
 const { RoaringBitmap32 } = roaring
@@ -59,7 +59,8 @@ export interface FinalizeOptions {
 }
 
 export interface Finalized {
-  ops: WriteOp[]
+  /** Postings and forward records as runs of rows (storage/row-run.ts), and the meta record. */
+  ops: Write[]
   apply: () => void
 }
 
@@ -91,7 +92,7 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
   const words = s.nextWordId
   const range = (offsets: Uint32Array, w: number) => [w === 0 ? 0 : offsets[w - 1]!, offsets[w]!] as const
 
-  const ops: WriteOp[] = []
+  const ops: Write[] = []
   // A word's new documents: a bitmap, or (small postings) their ids, the bitmap freed as soon as it is encoded:
   // a batch of a natural-text corpus touches hundreds of thousands of rare words, and bitmaps freed all at once
   // after the publish left their memory fragmented and resident.
@@ -139,6 +140,7 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
 
   // New words merged here that have documents (the pool's are in its sorted runs), for the dictionary.
   const mergedHere: string[] = []
+  const mergedRows = new RowRunBuilder('postings', id)
   for (let w = 0; w < words; w++) {
     if ((w & 63) === 0) yield
     if (offloaded[w] === 1) continue
@@ -156,10 +158,10 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
     }
     if (bitmap.isEmpty) {
       next.set(w, undefined)
-      ops.push({ column: 'postings', key: postingKey(id, w), unread: true })
+      mergedRows.delete(w)
       bitmap.dispose()
     } else {
-      ops.push({ column: 'postings', key: postingKey(id, w), value: encodePosting(wordOf(w), bitmap), unread: true })
+      mergedRows.copy(w, encodePosting(wordOf(w), bitmap))
       if (w >= base.nextWordId) mergedHere.push(wordOf(w))
       if (bitmap.size > SMALL_POSTING) next.set(w, bitmap)
       else {
@@ -169,34 +171,42 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
     }
   }
 
+  pushRun(ops, mergedRows)
+
   // The pool's partitions: their rows, their postings for the publish, their new words sorted for the dictionary.
   const sortedRuns: string[][] = []
   for (const partition of partitions) {
     const out = (yield partition.result) as EncodedPostings
-    const values = Buffer.from(out.values.buffer, out.values.byteOffset, out.values.byteLength)
+    const rows = new RowRunBuilder('postings', id, out.values)
     let from = 0
     for (let k = 0; k < partition.words.length; k++) {
       if ((k & 255) === 255) yield
       const w = partition.words[k]!
-      ops.push({ column: 'postings', key: postingKey(id, w), value: values.subarray(from, (from = out.ends[k]!)), unread: true })
+      rows.range(w, from, (from = out.ends[k]!))
       const [a, b] = range(addedAt, w)
       next.set(w, b - a > SMALL_POSTING ? new RoaringBitmap32(added.subarray(a, b)) : added.slice(a, b))
     }
     const run: string[] = []
     for (const k of out.order) if (partition.words[k]! >= base.nextWordId) run.push(wordOf(partition.words[k]!))
     sortedRuns.push(run)
+    pushRun(ops, rows)
     yield
   }
 
+  // Records are ranges of the draft's arena where its bytes are the stored form (see forward.ts), else copies.
+  const arena = s.records.data
+  const recordRows = LITTLE_ENDIAN ? new RowRunBuilder('positions', id, new Uint8Array(arena.buffer, arena.byteOffset, arena.byteLength)) : new RowRunBuilder('positions', id)
   const marks = s.marks
   for (let docid = 0; docid < marks.length; docid++) {
     if ((docid & 255) === 0) yield
     if (marks[docid] !== SET && marks[docid] !== REMOVED) continue
     // A document without words has no record: its row goes only if one is on disk (stored, or written ahead).
-    const record = marks[docid] === SET ? s.records.bytes(docid) : undefined
-    if (record) ops.push({ column: 'positions', key: forwardKey(id, docid), value: record, unread: true })
-    else if (base.forward.has(docid) || s.ahead[docid] === 1) ops.push({ column: 'positions', key: forwardKey(id, docid), unread: true })
+    if (marks[docid] === SET && s.records.has(docid)) {
+      if (LITTLE_ENDIAN) recordRows.range(docid, s.records.start[docid]! * 4, s.records.end[docid]! * 4)
+      else recordRows.copy(docid, s.records.bytes(docid)!)
+    } else if (base.forward.has(docid) || s.ahead[docid] === 1) recordRows.delete(docid)
   }
+  pushRun(ops, recordRows)
   if (s.newFields.length > 0 || s.nextWordId !== base.nextWordId) {
     const meta: Meta = { fields: [...base.fields, ...s.newFields], nextWordId: s.nextWordId }
     ops.push({ column: 'postings', key: metaKey(id), value: Buffer.from(JSON.stringify(meta)), unread: true })
@@ -250,6 +260,11 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
     base.dictionary.add(sortedRuns.length === 0 ? mergedHere : [...mergedHere, ...sortedRuns.flat()])
   }
   return { ops, apply }
+}
+
+function pushRun(ops: Write[], rows: RowRunBuilder): void {
+  const run = rows.finish()
+  if (run) ops.push(run)
 }
 
 /** Per word, the documents it gains (`added`) and, unless rebuilding, loses (`removed`): counted, then laid out. */

@@ -3,7 +3,7 @@
  * deletion): its effects computed off the critical path, then the commit protocol's steps. The scheduler commits
  * the effects with the tasks' final states and the batch record in one atomic write, and publishes in the same tick.
  */
-import type { Store, WriteOp } from '../storage/index.js'
+import type { Store, Write } from '../storage/index.js'
 import type { TaskQueue } from '../tasks/queue.js'
 import type { IndexCatalog } from '../indexes/catalog.js'
 import type { DocumentStore } from '../documents/store.js'
@@ -22,7 +22,7 @@ import type { Progress } from '../tasks/progress.js'
 
 export interface ComputedBatch {
   /** The effects' writes (flushing anything written ahead first). */
-  prepare(): Promise<WriteOp[]>
+  prepare(): Promise<Write[]>
   /** Final states of the batch's tasks, plus any other task whose record the batch rewrites. */
   finals: Task[]
   before: Map<number, Task>

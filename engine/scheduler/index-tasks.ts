@@ -11,6 +11,7 @@ import { dropGarbage } from '../indexes/garbage.js'
 import type { Task } from '../tasks/types.js'
 import { nowMicros } from '../tasks/time.js'
 import { failedDetails, finish, type BatchEnv, type ComputedBatch } from './computed-batch.js'
+import type { Write } from '../storage/index.js'
 import { batchClassOf } from './selection.js'
 
 /** Whether the task creates its index when missing (a document addition or settings update allowed to). */
@@ -79,7 +80,7 @@ export async function computeIndexBatch(env: BatchEnv, tasks: Task[], signal: Ab
     }
   }
   const prepare = async () => {
-    const ops = draft.ops.slice()
+    const ops: Write[] = draft.ops.slice()
     for (const op of await documents.finalOps()) ops.push(op)
     for (const op of dropCopies) ops.push(op)
     return ops

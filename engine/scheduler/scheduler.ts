@@ -6,7 +6,7 @@
  */
 import { toErrorObject } from '../errors/index.js'
 import { BatchAborted } from '../indexing/index-batch.js'
-import type { Store, WriteOp } from '../storage/index.js'
+import type { Store, Write } from '../storage/index.js'
 import type { IndexCatalog } from '../indexes/catalog.js'
 import { newBitmap, type Bitmap } from '../tasks/task-index.js'
 import type { TaskQueue } from '../tasks/queue.js'
@@ -259,7 +259,7 @@ export class Scheduler {
   }
 
   /** The batch's writes; null when a cancelation stopped their computation (then nothing of the batch is applied). */
-  private async prepare(outcome: ComputedBatch, signal: AbortSignal): Promise<WriteOp[] | null> {
+  private async prepare(outcome: ComputedBatch, signal: AbortSignal): Promise<Write[] | null> {
     try {
       return await outcome.prepare()
     } catch (err) {
@@ -269,7 +269,7 @@ export class Scheduler {
   }
 
   /** Commit `ops` durably and apply `publish` in the tick the commit is acknowledged, readers shadowed meanwhile. */
-  private async shadowed(ops: WriteOp[], publish: () => void): Promise<void> {
+  private async shadowed(ops: Write[], publish: () => void): Promise<void> {
     const commit = await this.store.commitShadowed(ops)
     try {
       await commit.done

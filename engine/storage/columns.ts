@@ -2,6 +2,8 @@
  * RocksDB column families, one per kind of data. Keys inside the per-index families start with the index's
  * internal id (4 bytes, big-endian), so one index is one contiguous key range in each family.
  */
+import type { RowRun } from './row-run.js'
+
 export const COLUMNS = [
   'default',
   /** task uid (u32 BE) → the task as JSON text */
@@ -41,6 +43,9 @@ export const COLUMNS = [
 ] as const
 
 export type Column = (typeof COLUMNS)[number]
+
+/** A write of one row, or a run of an index's rows (row-run.ts): what a batch's commit carries. */
+export type Write = WriteOp | RowRun
 
 /** A write: a put when `value` is set, a delete otherwise. */
 export interface WriteOp {

@@ -12,13 +12,14 @@ import { Shadows } from './shadows.js'
 import { ReadFence } from './read-fence.js'
 import type { SharedReads } from './shared-reads.js'
 import { inTurns } from '../util/turns.js'
-import { COLUMNS, type Column, type WriteOp } from './columns.js'
+import { COLUMNS, type Column, type Write, type WriteOp } from './columns.js'
 import { copyColumns } from './checkpoint.js'
 import { allColumnOptions } from './tuning.js'
 import { openDatabase, startWriter, type RocksHandle, type StorageLogLevel } from './open.js'
 import { RECOVERY_FREE_BYTES, RECOVERY_POLL_MS, freeBytes, isStickyWriteError, pause } from './recovery.js'
 
-export { COLUMNS, type Column, type WriteOp } from './columns.js'
+export { COLUMNS, type Column, type Write, type WriteOp } from './columns.js'
+export { RowRunBuilder, type RowRun } from './row-run.js'
 export type { StorageLogLevel } from './open.js'
 export { WriteBuffer } from './wire.js'
 export * as keys from './keys.js'
@@ -226,7 +227,7 @@ export class Store {
    * are written but not synced (a crash may lose them; the next synced commit makes them durable too): for rows
    * nothing reaches until a later synced commit.
    */
-  commit(ops: readonly WriteOp[] | WriteBuffer, { sync = true }: { sync?: boolean } = {}): Promise<void> {
+  commit(ops: readonly Write[] | WriteBuffer, { sync = true }: { sync?: boolean } = {}): Promise<void> {
     const refused = this.refusal()
     if (refused) return refused
     if (ops.length === 0) return Promise.resolve()
@@ -307,7 +308,7 @@ export class Store {
    * the same tick once the commit is durable, so no reader ever sees a batch on disk that is not yet published,
    * and the HTTP thread never waits on the disk.
    */
-  async commitShadowed(ops: WriteOp[]): Promise<{ done: Promise<void>; release(): void }> {
+  async commitShadowed(ops: Write[]): Promise<{ done: Promise<void>; release(): void }> {
     // Capturing and encoding a large batch's writes run in turns, so requests are served meanwhile; nothing is
     // posted before both end, so readers in between read the old values from disk.
     // Other threads' reads of the documents these ops write are not trusted from now until the release (the

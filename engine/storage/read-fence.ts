@@ -14,7 +14,7 @@
  *
  * A read that cannot be trusted is not an error: the reader asks the owning thread, as before.
  */
-import type { WriteOp } from './columns.js'
+import type { Write } from './columns.js'
 
 /** Epoch slots: indexes beyond this many share slots (a commit to one makes readers of the other fall back). */
 const SLOTS = 1024
@@ -38,9 +38,9 @@ export class ReadFence {
    * A commit of `ops` is about to be sent to the writer: the epochs of the indexes whose documents it writes turn
    * odd; the function returned (call it once the batch is published, or abandoned) turns them even again.
    */
-  writing(ops: readonly WriteOp[]): () => void {
+  writing(ops: readonly Write[]): () => void {
     const slots = new Set<number>()
-    for (const op of ops) if (op.column === 'documents' && op.key.byteLength >= 4) slots.add(slotOf(readIndexId(op.key)))
+    for (const op of ops) if (!('run' in op) && op.column === 'documents' && op.key.byteLength >= 4) slots.add(slotOf(readIndexId(op.key)))
     for (const slot of slots) Atomics.add(this.shared, slot, 1)
     let done = false
     return () => {

@@ -6,7 +6,7 @@
  * Only writes a reader may read from disk are captured (`unread` writes, such as postings held in memory, are not).
  * Keys are compared by their hex form, per column.
  */
-import type { Column, WriteOp } from './columns.js'
+import type { Column, Write } from './columns.js'
 import type { Steps } from '../util/turns.js'
 
 /** Writes looked at between two points where the capture may pause. */
@@ -18,12 +18,13 @@ export class Shadows {
    * posted only after the capture ends, so a reader meanwhile reads the same old value from disk. Returns the
    * release, to call once the commit's effects are published (or the commit abandoned).
    */
-  *capture(ops: readonly WriteOp[], read: (column: Column, key: Uint8Array) => Buffer | undefined): Steps<() => void> {
+  *capture(ops: readonly Write[], read: (column: Column, key: Uint8Array) => Buffer | undefined): Steps<() => void> {
     const captured: [Map<string, Buffer | undefined>, string][] = []
     for (let i = 0; i < ops.length; i++) {
       if ((i + 1) % STEP_WRITES === 0) yield
       const op = ops[i]!
-      if (op.unread) continue
+      // A run's rows are unread (row-run.ts).
+      if ('run' in op || op.unread) continue
       let shadow = this.byColumn.get(op.column)
       if (!shadow) this.byColumn.set(op.column, (shadow = new Map()))
       const hex = hexOf(op.key)

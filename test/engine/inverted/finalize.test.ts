@@ -9,7 +9,8 @@ import t, { type Test } from 'tap'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Store, keys, type WriteOp } from '../../../engine/storage/index.js'
+import { COLUMNS, Store, keys, type Write, type WriteOp } from '../../../engine/storage/index.js'
+import { decodeWrites, encodeWrites } from '../../../engine/storage/wire.js'
 import { InvertedDraft, InvertedIndex, type ExtractedChunk } from '../../../engine/inverted/index.js'
 import { encodePostings } from '../../../engine/inverted/encode-postings.js'
 import type { FinalizeOptions } from '../../../engine/inverted/finalize.js'
@@ -18,11 +19,16 @@ import { seededRandom } from '../../helpers/random.js'
 
 const FIELDS = ['title', 'body', 'tags']
 
-/** The writes as column, key → value (hex; `-` for a delete), and how many there were. */
-function writes(ops: WriteOp[]): { count: number; rows: Map<string, string> } {
+/** The writes as column, key → value (hex; `-` for a delete), and how many there were: read back from the wire form. */
+function writes(ops: Write[]): { count: number; rows: Map<string, string> } {
   const rows = new Map<string, string>()
-  for (const op of ops) rows.set(`${op.column}:${Buffer.from(op.key).toString('hex')}`, op.value === undefined ? '-' : Buffer.from(op.value).toString('hex'))
-  return { count: ops.length, rows }
+  let count = 0
+  const row = (column: number, key: Buffer, value?: Buffer) => {
+    count++
+    rows.set(`${COLUMNS[column]}:${key.toString('hex')}`, value === undefined ? '-' : value.toString('hex'))
+  }
+  decodeWrites(encodeWrites(ops, (size) => new Uint8Array(size)), row, row)
+  return { count, rows }
 }
 
 /**
