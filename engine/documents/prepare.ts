@@ -35,7 +35,7 @@ export function topLevelFields(doc: Document): string[] {
   return Object.keys(doc).filter((k) => k !== '_vectors')
 }
 
-const EMPTY: ExtractedChunk = { fields: [], words: [], records: new Uint32Array(0) }
+const EMPTY: ExtractedChunk = { fields: [], words: { text: '', ends: new Uint32Array(0) }, records: new Uint32Array(0) }
 
 /**
  * Prepare `docs` for storage under `primaryKey` (null: inferred from the first document, as the first chunk of a

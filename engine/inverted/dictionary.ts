@@ -12,7 +12,7 @@
  * read-only dictionary, answering the same lookups and word → id.
  */
 import { straight, type Steps } from '../util/turns.js'
-import { buildTrie, stringWords, type TrieArrays, type TrieWords } from './trie.js'
+import { buildTrie, buildTrieSteps, stringWords, type TrieArrays, type TrieWords } from './trie.js'
 import { WordArena, type WordArenaView } from './word-arena.js'
 
 /** A word found by a fuzzy lookup, with its distance to the query word. */
@@ -102,6 +102,11 @@ export class Dictionary {
     return { words: this.arena.view(), trie: this.trieOf() }
   }
 
+  /** Whether the trie and the shared words are built (a `view()` now costs nothing). */
+  get viewBuilt(): boolean {
+    return this.trie !== null && this.arena !== null
+  }
+
   /** A word's id, for a reader's dictionary (undefined: not a word of it, or not a reader). */
   idOf(word: string): number | undefined {
     return this.reader ? this.arena!.idOf(word) : undefined
@@ -130,6 +135,18 @@ export class Dictionary {
   static fromSorted(words: readonly string[]): Dictionary {
     const out = new Dictionary()
     out.words = words as string[]
+    return out
+  }
+
+  /**
+   * The same with its trie and shared words built, in steps that may pause: a batch prepares its next dictionary
+   * so, before it publishes (finalize.ts). Built on first use instead, GCIDE's 345,000 words held the thread that
+   * serves requests for ~250 ms at the first search after each publish that added a word.
+   */
+  static *preparedSteps(words: readonly string[], idOf: (word: string) => number): Steps<Dictionary> {
+    const out = Dictionary.fromSorted(words)
+    out.trie = yield* buildTrieSteps(stringWords(out.words))
+    out.arena = yield* WordArena.buildSteps(out.words, idOf)
     return out
   }
 

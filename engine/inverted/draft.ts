@@ -5,6 +5,7 @@ import { ForwardRecords } from './forward.js'
 import { grown } from '../util/typed.js'
 import { inTurns, straight, type Steps } from '../util/turns.js'
 import type { ExtractedChunk } from './extract.js'
+import { WordIds } from './word-ids.js'
 import type { InvertedIndex } from './index.js'
 import { REMOVED, SET, WRITTEN, finalizeSteps, type DraftState, type FinalizeOptions, type Finalized } from './finalize.js'
 
@@ -16,8 +17,9 @@ import { REMOVED, SET, WRITTEN, finalizeSteps, type DraftState, type FinalizeOpt
  */
 export class InvertedDraft implements DraftState {
   // Read by finalize.ts (DraftState); changed only through the methods below.
+  /** Words this batch adds, word k with id `base.nextWordId + k`. */
   readonly newWords: string[] = []
-  readonly newWordIds = new Map<string, number>()
+  readonly newWordIds = new WordIds()
   nextWordId: number
   readonly newFields: string[] = []
   readonly newFieldIds = new Map<string, number>()
@@ -39,10 +41,12 @@ export class InvertedDraft implements DraftState {
     if (previous) this.ahead = previous.ahead.slice()
   }
 
-  private wordIdOf(word: string): number {
-    let id = this.base.wordIds.get(word) ?? this.newWordIds.get(word)
+  /** The id of the word `text[start, end)`, a new one if neither the index nor this batch has it yet. */
+  private wordIdOf(text: string, start: number, end: number): number {
+    let id = this.base.wordIds.getRange(text, start, end) ?? this.newWordIds.getRange(text, start, end)
     if (id === undefined) {
       id = this.nextWordId++
+      const word = ownString(text, start, end)
       this.newWords.push(word)
       this.newWordIds.set(word, id)
     }
@@ -77,10 +81,11 @@ export class InvertedDraft implements DraftState {
   }
 
   private *addSteps(docids: readonly number[], chunk: ExtractedChunk): Steps<void> {
-    const wordMap = new Uint32Array(chunk.words.length)
-    for (let i = 0; i < chunk.words.length; i++) {
+    const { text, ends } = chunk.words
+    const wordMap = new Uint32Array(ends.length)
+    for (let i = 0, start = 0; i < ends.length; start = ends[i++]!) {
       if ((i & 1023) === 1023) yield
-      wordMap[i] = this.wordIdOf(chunk.words[i]!)
+      wordMap[i] = this.wordIdOf(text, start, ends[i]!)
     }
     const fieldMap = new Uint32Array(chunk.fields.length)
     for (let i = 0; i < chunk.fields.length; i++) fieldMap[i] = this.fieldIdOf(chunk.fields[i]!)
@@ -138,3 +143,13 @@ export class InvertedDraft implements DraftState {
   }
 }
 
+
+/**
+ * `text[start, end)` as a string of its own: V8 makes a longer slice a view that keeps the whole of `text` alive,
+ * and an index keeps its words for good (the chunk's text would stay with them). Concatenation then a slice
+ * flattens into a new string of the word's length plus one.
+ */
+function ownString(text: string, start: number, end: number): string {
+  const word = text.slice(start, end)
+  return word.length < 13 ? word : (' ' + word).slice(1)
+}

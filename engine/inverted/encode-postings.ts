@@ -5,6 +5,7 @@
  */
 import roaring from '../util/roaring.js'
 import { portableSize, writePortable } from './portable-ids.js'
+import { wordList } from './extract.js'
 
 const { RoaringBitmap32 } = roaring
 
@@ -30,10 +31,8 @@ export interface EncodedPostings {
 
 /** A partition of `words` (their documents as `offsets` and `ids`, see PostingsPartition). */
 export function postingsPartition(words: readonly string[], offsets: Uint32Array, ids: Uint32Array): PostingsPartition {
-  const wordEnds = new Uint32Array(words.length)
-  let end = 0
-  for (let k = 0; k < words.length; k++) wordEnds[k] = end += words[k]!.length
-  return { words: words.join(''), wordEnds, offsets, ids }
+  const { text, ends } = wordList(words)
+  return { words: text, wordEnds: ends, offsets, ids }
 }
 
 export function encodePostings(input: PostingsPartition): EncodedPostings {

@@ -32,8 +32,25 @@ export function extractionConfig(settings: ExtractionConfig): ExtractionConfig {
  */
 export interface ExtractedChunk {
   fields: string[]
-  words: string[]
+  words: WordList
   records: Uint32Array
+}
+
+/**
+ * Words back to back in one string, word k ending at `ends[k]` (UTF-16 units): a chunk's words cross from a pool
+ * thread as one string, and the indexing thread finds the known ones in place (word-ids.ts).
+ */
+export interface WordList {
+  text: string
+  ends: Uint32Array
+}
+
+/** A list of `words`. */
+export function wordList(words: readonly string[]): WordList {
+  const ends = new Uint32Array(words.length)
+  let end = 0
+  for (let k = 0; k < words.length; k++) ends[k] = end += words[k]!.length
+  return { text: words.join(''), ends }
 }
 
 type TokenizerSettings = Pick<ExtractionConfig, 'stopWords' | 'separatorTokens' | 'nonSeparatorTokens' | 'dictionary'>
@@ -145,5 +162,5 @@ export function extractWords(docs: readonly Record<string, unknown>[], config: E
     }
     records[countAt] = (length - countAt - 1) / 2
   }
-  return { fields, words: words.words, records: records.slice(0, length) }
+  return { fields, words: wordList(words.words), records: records.slice(0, length) }
 }

@@ -22,6 +22,7 @@ import type { InvertedIndex } from './index.js'
 import { SMALL_POSTING, type Postings } from './postings.js'
 import { encodePosting, metaKey, type Meta } from './rows.js'
 import type { Steps } from '../util/turns.js'
+import type { WordIds } from './word-ids.js'
 
 const { RoaringBitmap32 } = roaring
 type Bitmap = InstanceType<typeof RoaringBitmap32>
@@ -41,7 +42,8 @@ export interface DraftState {
   readonly records: ForwardRecords
   readonly ahead: Uint8Array
   readonly newWords: readonly string[]
-  readonly newWordIds: ReadonlyMap<string, number>
+  /** The batch's new words' ids (word k of `newWords` has id `base.nextWordId + k`). */
+  readonly newWordIds: WordIds
   readonly newFields: readonly string[]
   readonly newFieldIds: ReadonlyMap<string, number>
   readonly nextWordId: number
@@ -90,6 +92,8 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
   }
   const { added, addedAt, removed, removedAt } = yield* countChanges(s)
   const words = s.nextWordId
+  // The batch's new words' ids start here (base.nextWordId moves at the publish).
+  const firstNew = base.nextWordId
   const range = (offsets: Uint32Array, w: number) => [w === 0 ? 0 : offsets[w - 1]!, offsets[w]!] as const
 
   const ops: Write[] = []
@@ -229,7 +233,7 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
 
   if (options !== null && next.size >= (options.asideWords ?? ASIDE_WORDS)) {
     const view = yield* nextView(s, next, sortedRuns, mergedHere)
-    if (s.full || base.forward.count === 0) s.records.maybeCompact()
+    if (s.full || base.forward.count === 0) yield* s.records.maybeCompactSteps()
     const apply = () => {
       base.newView()
       publishFields()
@@ -243,11 +247,10 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
   }
   const apply = () => {
     base.newView()
-    for (const word of s.newWords) {
-      const w = s.newWordIds.get(word)!
-      base.words[w] = word
-      base.wordIds.set(word, w)
-    }
+    s.newWords.forEach((word, k) => {
+      base.words[firstNew + k] = word
+      base.wordIds.set(word, firstNew + k)
+    })
     publishFields()
     for (const [w, docids] of next) {
       if (docids instanceof Uint32Array) base.postings.setIds(w, docids)
@@ -307,7 +310,7 @@ function* countChanges(s: DraftState): Steps<{ added: Uint32Array; addedAt: Uint
 }
 
 /** The next view's postings, words and dictionary, prepared aside (the index is read meanwhile). */
-function* nextView(s: DraftState, next: Map<number, Bitmap | Uint32Array | undefined>, sortedRuns: string[][], mergedHere: string[]): Steps<{ postings: Postings; words: string[]; wordIds: Map<string, number>; dictionary: Dictionary }> {
+function* nextView(s: DraftState, next: Map<number, Bitmap | Uint32Array | undefined>, sortedRuns: string[][], mergedHere: string[]): Steps<{ postings: Postings; words: string[]; wordIds: WordIds; dictionary: Dictionary }> {
   const base = s.base
   const postings = base.postings.clone()
   yield
@@ -324,14 +327,14 @@ function* nextView(s: DraftState, next: Map<number, Bitmap | Uint32Array | undef
   // On an index that had no words, the draft's own list and map are the next view's (the draft is done with).
   const fresh = base.nextWordId === 0
   const words = fresh ? s.newWords.slice() : base.words.slice()
-  const wordIds = fresh ? s.newWordIds as Map<string, number> : new Map(base.wordIds)
+  const wordIds = fresh ? s.newWordIds : base.wordIds.clone()
   yield
   if (!fresh) {
-    for (const word of s.newWords) {
+    const firstNew = base.nextWordId
+    for (let k = 0; k < s.newWords.length; k++) {
       if ((++n & 1023) === 0) yield
-      const w = s.newWordIds.get(word)!
-      words[w] = word
-      wordIds.set(word, w)
+      words[firstNew + k] = s.newWords[k]!
+      wordIds.set(s.newWords[k]!, firstNew + k)
     }
   }
   // The sorted runs merged two by two, level by level (each level one pass over the words), in turns.
@@ -343,5 +346,9 @@ function* nextView(s: DraftState, next: Map<number, Bitmap | Uint32Array | undef
     }
     runs = merged
   }
-  return { postings, words, wordIds, dictionary: Dictionary.fromSorted(runs[0]!) }
+  // A batch this large prepares the trie and the shared words too (in turns): left to the first search after the
+  // publish, they held the thread that serves requests for ~250 ms on GCIDE (a small batch's dictionary stays lazy:
+  // preparing it would cost every batch that time, searched or not).
+  const dictionary = runs[0] === base.dictionary.sorted ? base.dictionary : yield* Dictionary.preparedSteps(runs[0]!, (word) => wordIds.get(word)!)
+  return { postings, words, wordIds, dictionary }
 }

@@ -16,7 +16,8 @@
  */
 import { endianness } from 'node:os'
 import { grown } from '../util/typed.js'
-import { sharedArray, sharedCopy } from '../util/shared.js'
+import { sharedArray, sharedCopy, sharedCopySteps } from '../util/shared.js'
+import { straight, type Steps } from '../util/turns.js'
 
 /** A published forward arena as another thread is handed it: arrays over SharedArrayBuffers, read only. */
 export interface ForwardView {
@@ -117,8 +118,13 @@ export class ForwardRecords {
    * beyond a quarter of what is used (an arena grows by doubling).
    */
   maybeCompact(): void {
+    straight(this.maybeCompactSteps())
+  }
+
+  /** `maybeCompact` as steps that may pause (a batch's arena of GCIDE's 126k definitions is ~60 MB to copy). */
+  *maybeCompactSteps(): Steps<void> {
     if (this.garbage <= this.used / 2) {
-      if (this.data.length > 1024 && this.data.length > this.used + (this.used >>> 2)) this.data = sharedCopy(this.data, Math.max(1024, this.used))
+      if (this.data.length > 1024 && this.data.length > this.used + (this.used >>> 2)) this.data = yield* sharedCopySteps(this.data, Math.max(1024, this.used))
       return
     }
     this.own()
@@ -126,6 +132,7 @@ export class ForwardRecords {
     const data = sharedArray(Uint32Array, Math.max(1024, live))
     let at = 0
     for (let docid = 0; docid < this.start.length; docid++) {
+      if ((docid & 4095) === 4095) yield
       const from = this.start[docid]!
       const to = this.end[docid]!
       if (to <= from) continue

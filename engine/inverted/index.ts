@@ -21,6 +21,7 @@ import { FIRST_POSITION_COST, POSITION_COSTS } from './positions.js'
 import { Postings, type PostingsView } from './postings.js'
 import { OccurrenceLists, type WordOccurrences } from './occurrences.js'
 import { decodeForward, type Meta } from './rows.js'
+import { WordIds } from './word-ids.js'
 
 export { Dictionary, type FuzzyMatch } from './dictionary.js'
 export { ForwardRecords } from './forward.js'
@@ -67,7 +68,7 @@ export class InvertedIndex {
    * holds one keeps a consistent old view.
    */
   words: string[] = []
-  wordIds = new Map<string, number>()
+  wordIds = new WordIds()
   /** word id → documents (undefined: the word is in no live document). */
   postings = new Postings()
   /** docid → forward record (one arena; a first batch's arena is taken over whole). */

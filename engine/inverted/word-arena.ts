@@ -6,6 +6,7 @@
  * binary search (about 19 comparisons on GCIDE's 345,000 words) instead of a Map per thread.
  */
 import { sharedArray } from '../util/shared.js'
+import { straight, type Steps } from '../util/turns.js'
 
 export interface WordArenaView {
   units: Uint16Array
@@ -18,18 +19,25 @@ export class WordArena {
 
   /** The arena of sorted, unique words; `idOf` gives each word's id. */
   static build(sorted: readonly string[], idOf: (word: string) => number): WordArena {
+    return straight(WordArena.buildSteps(sorted, idOf))
+  }
+
+  /** `build` as steps that may pause every few thousand words. */
+  static *buildSteps(sorted: readonly string[], idOf: (word: string) => number): Steps<WordArena> {
     let total = 0
     for (const w of sorted) total += w.length
     const units = sharedArray(Uint16Array, total)
     const offsets = sharedArray(Uint32Array, sorted.length + 1)
     const ids = sharedArray(Uint32Array, sorted.length)
     let at = 0
-    sorted.forEach((w, i) => {
+    for (let i = 0; i < sorted.length; i++) {
+      if ((i & 4095) === 4095) yield
+      const w = sorted[i]!
       for (let k = 0; k < w.length; k++) units[at + k] = w.charCodeAt(k)
       at += w.length
       offsets[i + 1] = at
       ids[i] = idOf(w)
-    })
+    }
     return new WordArena(units, offsets, ids)
   }
 

@@ -12,9 +12,14 @@ const FNV_OFFSET = 0x811c9dc5
 const FNV_PRIME = 0x01000193
 
 /** FNV-1a of a string's code units. */
-function hashString(word: string): number {
+export function hashString(word: string): number {
+  return hashRange(word, 0, word.length)
+}
+
+/** FNV-1a of the code units `text[start, end)`: `hashString` of that word, without making it. */
+export function hashRange(text: string, start: number, end: number): number {
   let h = FNV_OFFSET
-  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME)
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME)
   return h
 }
 

@@ -27,3 +27,24 @@ export function sharedCopy<T extends SharedTyped>(array: T, length: number, keep
   out.set(keep === array.length ? array : array.subarray(0, keep) as T)
   return out
 }
+
+/** Elements copied (or filled) between two points where `sharedCopySteps` and `fillSteps` may pause. */
+const STEP_ELEMENTS = 1 << 20
+
+/** `sharedCopy` as steps that may pause every million elements (a large index's arrays take tens of ms to copy). */
+export function* sharedCopySteps<T extends SharedTyped>(array: T, length: number, keep = Math.min(array.length, length)): Generator<undefined, T, unknown> {
+  const out = sharedArray(array.constructor as TypedConstructor<T>, length)
+  for (let from = 0; from < keep; from += STEP_ELEMENTS) {
+    out.set(array.subarray(from, Math.min(keep, from + STEP_ELEMENTS)) as T, from)
+    yield
+  }
+  return out
+}
+
+/** `array.fill(value)` as steps that may pause every million elements. */
+export function* fillSteps(array: SharedTyped | Int32Array, value: number): Generator<undefined, void, unknown> {
+  for (let from = 0; from < array.length; from += STEP_ELEMENTS) {
+    array.fill(value, from, Math.min(array.length, from + STEP_ELEMENTS))
+    yield
+  }
+}

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { COLUMNS, Store, keys, type Write, type WriteOp } from '../../../engine/storage/index.js'
 import { decodeWrites, encodeWrites } from '../../../engine/storage/wire.js'
 import { InvertedDraft, InvertedIndex, type ExtractedChunk } from '../../../engine/inverted/index.js'
+import { wordList } from '../../../engine/inverted/extract.js'
 import { encodePostings } from '../../../engine/inverted/encode-postings.js'
 import type { FinalizeOptions } from '../../../engine/inverted/finalize.js'
 import { createWorkerPool } from '../../../workers/pool.js'
@@ -67,7 +68,7 @@ async function compare(t: Test, options: (batch: number) => FinalizeOptions): Pr
     const chunks = batch === 0 ? 8 : 3
     for (let c = 0; c < chunks; c++) {
       const docids = Array.from({ length: 100 }, () => rand(batch === 0 ? DOCS : DOCS + 500))
-      const chunk: ExtractedChunk = { words: [], fields: [...FIELDS], records: new Uint32Array(0) }
+      const chunkWords: string[] = []
       const records: number[] = []
       const local = new Map<string, number>()
       for (const _ of docids) {
@@ -76,11 +77,11 @@ async function compare(t: Test, options: (batch: number) => FinalizeOptions): Pr
         for (let k = 0; k < n; k++) {
           const w = word()
           let i = local.get(w)
-          if (i === undefined) local.set(w, (i = chunk.words.push(w) - 1))
+          if (i === undefined) local.set(w, (i = chunkWords.push(w) - 1))
           records.push(i, (rand(3) << 16) | k)
         }
       }
-      chunk.records = Uint32Array.from(records)
+      const chunk: ExtractedChunk = { words: wordList(chunkWords), fields: [...FIELDS], records: Uint32Array.from(records) }
       const removals = Array.from({ length: 10 }, () => rand(DOCS))
       drafts.forEach((draft, d) => {
         draft.add(docids, chunk)
@@ -104,6 +105,10 @@ async function compare(t: Test, options: (batch: number) => FinalizeOptions): Pr
     reference.apply()
     inTurns.apply()
     t.equal(view(indexes[1]!, DOCS + 500), view(indexes[0]!, DOCS + 500), `batch ${batch}: the same index published`)
+    // A next view prepared aside brings its dictionary's trie and shared words, built in turns: the same as the
+    // reference builds on first use.
+    if (asideNow(options(batch))) t.ok(indexes[1]!.dictionary.viewBuilt, `batch ${batch}: the dictionary's view was prepared`)
+    t.equal(sharedDictionary(indexes[1]!), sharedDictionary(indexes[0]!), `batch ${batch}: the same shared dictionary`)
   }
   await Promise.all(stores.map((s) => s.close()))
   const reopened = await Promise.all(dirs.map((d) => Store.open(d)))
@@ -111,6 +116,16 @@ async function compare(t: Test, options: (batch: number) => FinalizeOptions): Pr
   t.equal(view(loaded[1]!, DOCS + 500), view(loaded[0]!, DOCS + 500), 'the same index reloaded from disk')
   t.equal(view(loaded[1]!, DOCS + 500, true), view(indexes[1]!, DOCS + 500, true), 'what was published is what is stored')
   await Promise.all(reopened.map((s) => s.close()))
+}
+
+/** Whether a batch of this test goes aside (it changes more words than any batch here when `asideWords` is 0). */
+const asideNow = (options: FinalizeOptions) => options.asideWords === 0
+
+/** The dictionary as search threads are handed it. */
+function sharedDictionary(index: InvertedIndex): string {
+  const { words, trie } = index.view().dictionary
+  const plain = (o: object) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v as Uint32Array) : v]))
+  return JSON.stringify({ words: plain(words), trie: plain(trie) })
 }
 
 t.test('in turns, without a pool, published in place or aside', (t) =>
@@ -133,7 +148,7 @@ t.test('a partition that fails in the pool fails the finalize, and nothing is pu
   const store = await Store.open(dir)
   const index = await InvertedIndex.load(store, 7)
   const draft = new InvertedDraft(index)
-  draft.add([0, 1], { words: ['alpha', 'beta'], fields: ['title'], records: Uint32Array.from([1, 0, 0, 1, 1, 1]) })
+  draft.add([0, 1], { words: wordList(['alpha', 'beta']), fields: ['title'], records: Uint32Array.from([1, 0, 0, 1, 1, 1]) })
   await t.rejects(draft.finalizeInTurns({ encode: async () => { throw new Error('worker died') }, minPartition: 1 }), /worker died/)
   t.equal(index.wordIds.size, 0, 'the index has no word')
   t.equal(index.dictionary.size, 0, 'nor its dictionary')

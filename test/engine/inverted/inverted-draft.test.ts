@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Store, keys, type WriteOp } from '../../../engine/storage/index.js'
 import { InvertedDraft, InvertedIndex, type ExtractedChunk } from '../../../engine/inverted/index.js'
+import { wordList } from '../../../engine/inverted/extract.js'
 import { seededRandom } from '../../helpers/random.js'
 
 const VOCABULARY = Array.from({ length: 60 }, (_, i) => `w${i}`)
@@ -26,7 +27,7 @@ function chunkOf(docs: Doc[]): ExtractedChunk {
     records.push(doc.length)
     for (const [w, f, p] of doc) records.push(indexOf(words, w), (indexOf(fields, f) << 16) | p)
   }
-  return { words, fields, records: Uint32Array.from(records) }
+  return { words: wordList(words), fields, records: Uint32Array.from(records) }
 }
 
 function check(t: Test, index: InvertedIndex, model: Map<number, Doc>, label: string): void {
