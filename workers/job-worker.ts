@@ -18,8 +18,13 @@ const quiet = new QuietCollection({ growthBytes: 8 << 20, quietMs: 500 })
 export default async function run({ job, input }: { job: keyof typeof jobs; input: Uint8Array }): Promise<unknown> {
   const fn = jobs[job] as (input: unknown) => unknown
   if (!fn) throw new Error(`unknown job ${job}`)
-  const result = await fn(packr.unpack(input))
-  quiet.workDone()
+  quiet.workStarted()
+  let result: unknown
+  try {
+    result = await fn(packr.unpack(input))
+  } finally {
+    quiet.workDone()
+  }
   const encoded = packr.pack(result)
   const owned = new Uint8Array(encoded.byteLength)
   owned.set(encoded)

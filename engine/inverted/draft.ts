@@ -82,6 +82,7 @@ export class InvertedDraft implements DraftState {
 
   private *addSteps(docids: readonly number[], chunk: ExtractedChunk): Steps<void> {
     const { text, ends } = chunk.words
+    if (text.length !== (ends.length === 0 ? 0 : ends[ends.length - 1]!)) throw new Error('a chunk\'s words do not match their ends')
     const wordMap = new Uint32Array(ends.length)
     for (let i = 0, start = 0; i < ends.length; start = ends[i++]!) {
       if ((i & 1023) === 1023) yield

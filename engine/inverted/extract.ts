@@ -45,13 +45,20 @@ export interface WordList {
   ends: Uint32Array
 }
 
-/** A list of `words`. */
+/**
+ * A list of `words`. A lone surrogate (a JSON string may escape one) becomes U+FFFD here, one unit for one: msgpackr
+ * would otherwise turn it into three units on the way to the other thread and every later word's end would be off.
+ * The same happens whether the list crosses threads or not.
+ */
 export function wordList(words: readonly string[]): WordList {
   const ends = new Uint32Array(words.length)
   let end = 0
   for (let k = 0; k < words.length; k++) ends[k] = end += words[k]!.length
-  return { text: words.join(''), ends }
+  return { text: (words.join('') as WellFormable).toWellFormed(), ends }
 }
+
+/** `String.prototype.toWellFormed` (Node 20 has it; TypeScript's ES2023 library does not declare it). */
+type WellFormable = string & { toWellFormed(): string }
 
 type TokenizerSettings = Pick<ExtractionConfig, 'stopWords' | 'separatorTokens' | 'nonSeparatorTokens' | 'dictionary'>
 

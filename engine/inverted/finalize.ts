@@ -14,7 +14,7 @@
  * Both give the same writes, byte for byte, and the same published index (test/engine/inverted/finalize.test.ts).
  */
 import roaring from '../util/roaring.js'
-import { RowRunBuilder, type Write, type WriteOp } from '../storage/index.js'
+import { DELETED_ROW, RowRunBuilder, type Write, type WriteOp } from '../storage/index.js'
 import { Dictionary, mergeSortedSteps } from './dictionary.js'
 import { postingsPartition, type EncodedPostings, type PostingsPartition } from './encode-postings.js'
 import { LITTLE_ENDIAN, type ForwardRecords } from './forward.js'
@@ -197,16 +197,18 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
     yield
   }
 
-  // Records are ranges of the draft's arena where its bytes are the stored form (see forward.ts), else copies.
+  // Records are ranges of the draft's arena where its bytes are the stored form (see forward.ts) and its byte
+  // offsets fit a run's u32 ranges, else copies.
   const arena = s.records.data
-  const recordRows = LITTLE_ENDIAN ? new RowRunBuilder('positions', id, new Uint8Array(arena.buffer, arena.byteOffset, arena.byteLength)) : new RowRunBuilder('positions', id)
+  const inPlace = LITTLE_ENDIAN && arena.byteLength < DELETED_ROW
+  const recordRows = inPlace ? new RowRunBuilder('positions', id, new Uint8Array(arena.buffer, arena.byteOffset, arena.byteLength)) : new RowRunBuilder('positions', id)
   const marks = s.marks
   for (let docid = 0; docid < marks.length; docid++) {
     if ((docid & 255) === 0) yield
     if (marks[docid] !== SET && marks[docid] !== REMOVED) continue
     // A document without words has no record: its row goes only if one is on disk (stored, or written ahead).
     if (marks[docid] === SET && s.records.has(docid)) {
-      if (LITTLE_ENDIAN) recordRows.range(docid, s.records.start[docid]! * 4, s.records.end[docid]! * 4)
+      if (inPlace) recordRows.range(docid, s.records.start[docid]! * 4, s.records.end[docid]! * 4)
       else recordRows.copy(docid, s.records.bytes(docid)!)
     } else if (base.forward.has(docid) || s.ahead[docid] === 1) recordRows.delete(docid)
   }

@@ -20,7 +20,8 @@ export function hashString(word: string): number {
 export function hashRange(text: string, start: number, end: number): number {
   let h = FNV_OFFSET
   for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME)
-  return h
+  // A 32-bit integer even for no units (the offset basis is above 2^31): hashes are kept in Int32Arrays.
+  return h | 0
 }
 
 /** An ASCII code unit lowercased (A-Z to a-z), any other unchanged. */

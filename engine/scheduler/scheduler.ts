@@ -180,6 +180,7 @@ export class Scheduler {
    * them `processing`.
    */
   private async process(selection: Selection): Promise<void> {
+    this.quiet.workStarted()
     const batchUid = this.queue.nextBatchUid++
     const startedAt = nowMicros()
     const abort = new AbortController()

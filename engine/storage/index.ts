@@ -19,7 +19,7 @@ import { openDatabase, startWriter, type RocksHandle, type StorageLogLevel } fro
 import { RECOVERY_FREE_BYTES, RECOVERY_POLL_MS, freeBytes, isStickyWriteError, pause } from './recovery.js'
 
 export { COLUMNS, type Column, type Write, type WriteOp } from './columns.js'
-export { RowRunBuilder, type RowRun } from './row-run.js'
+export { DELETED_ROW, RowRunBuilder, type RowRun } from './row-run.js'
 export type { StorageLogLevel } from './open.js'
 export { WriteBuffer } from './wire.js'
 export * as keys from './keys.js'

@@ -45,7 +45,8 @@ export interface QuietCollectionOptions {
 
 /**
  * One collection once a thread's bursts of work end, if they left much behind: `workDone` after each piece of work
- * (a batch, a pool job) arms a timer, each later piece postpones it, and when it fires the thread collects if its heap
+ * (a batch, a pool job) arms a timer, `workStarted` at the next one disarms it (a piece of work that pauses, as a
+ * batch does between its turns, is never collected in the middle), and when it fires the thread collects if its heap
  * grew by `growthBytes` since the last time. A steady stream of work never collects here (V8 does, as it fills the
  * heap); what this catches is the heap a burst leaves behind when the thread goes quiet.
  */
@@ -59,6 +60,12 @@ export class QuietCollection {
     this.collect = options.collect ?? collectNow
     this.inUse = options.inUse ?? heapInUse
     this.baseline = this.inUse()
+  }
+
+  /** A piece of work begins: no collection while it runs (one armed by the last piece waits for this one's end). */
+  workStarted(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
   }
 
   workDone(): void {

@@ -1,5 +1,7 @@
 import t from 'tap'
+import { Packr } from 'msgpackr'
 import { WordIds } from '../../../engine/inverted/word-ids.js'
+import { wordList, type WordList } from '../../../engine/inverted/extract.js'
 import { seededRandom } from '../../helpers/random.js'
 
 t.test('ids by word and by range of a longer string, through growth; a clone is independent', async (t) => {
@@ -49,3 +51,30 @@ t.test('ids by word and by range of a longer string, through growth; a clone is 
   t.equal(copy.get(list[1]!), 2)
   t.equal(copy.size, table.size + 1)
 })
+
+t.test('the empty word is found like any other', async (t) => {
+  const table = new WordIds()
+  table.set('', 5)
+  table.set('a', 6)
+  t.equal(table.get(''), 5)
+  t.equal(table.getRange('xyz', 2, 2), 5)
+  table.set('', 7)
+  t.equal(table.size, 2, 'set again: the same entry')
+})
+
+t.test('a chunk\'s word list keeps its ends through msgpackr, lone surrogates included', async (t) => {
+  const packr = new Packr({ moreTypes: true, useRecords: false })
+  // Two halves that meet across a boundary make a pair and cross as they are; lone ones cross as U+FFFD.
+  const words = ['ab', 'c\ud800', '\udc00d', 'long word '.repeat(10), 'f\ud800', 'x', '\udc00g', 'e']
+  const sent = wordList(words)
+  const got = packr.unpack(packr.pack(sent)) as WordList
+  t.equal(got.text.length, got.ends[got.ends.length - 1], 'the text is as long as the ends say')
+  const read: string[] = []
+  for (let k = 0, from = 0; k < got.ends.length; from = got.ends[k++]!) read.push(got.text.slice(from, got.ends[k]))
+  t.same(read, ['ab', 'c\ud800', '\udc00d', 'long word '.repeat(10), 'f\ufffd', 'x', '\ufffdg', 'e'], 'each word where it was, a lone surrogate as U+FFFD')
+  // A short text crosses through msgpackr's own encoder, which writes a lone surrogate as three bytes.
+  const short = packr.unpack(packr.pack(wordList(['f\ud800', 'x']))) as WordList
+  t.equal(short.text, 'f\ufffdx')
+  t.same([...short.ends], [2, 3])
+})
+

@@ -72,3 +72,20 @@ t.test('QuietCollection: once work stops, only when the heap grew', async (t) =>
   await sleep(80)
   t.equal(collections, 2, 'and 60 is above it')
 })
+
+t.test('QuietCollection: a piece of work that begins disarms the collection the last one armed', async (t) => {
+  let inUse = 100
+  let collections = 0
+  const quiet = new QuietCollection({ growthBytes: 50, quietMs: 30, inUse: () => inUse, collect: () => { collections++; inUse = 100 } })
+  const alive = setInterval(() => {}, 1000)
+  t.teardown(() => clearInterval(alive))
+  inUse = 200
+  quiet.workDone()
+  quiet.workStarted()
+  await sleep(80)
+  t.equal(collections, 0, 'no collection while the next piece runs, however long it pauses')
+  quiet.workDone()
+  await sleep(80)
+  t.equal(collections, 1, 'one once it is done')
+})
+
