@@ -80,6 +80,8 @@ export class Dictionary {
   private arena: WordArena | null = null
   /** A reader over a view: never changed. */
   private readonly reader: boolean
+  /** See `viewTaken`. */
+  private taken = false
 
   constructor(words: Iterable<string> = [], arena?: WordArena, trie?: TrieArrays) {
     this.words = [...new Set(words)].sort()
@@ -98,8 +100,14 @@ export class Dictionary {
    * `idOf` gives each word's id).
    */
   view(idOf: (word: string) => number): DictionaryView {
+    this.taken = true
     if (!this.arena) this.arena = WordArena.build(this.words, idOf)
     return { words: this.arena.view(), trie: this.trieOf() }
+  }
+
+  /** Whether `view()` was called: threads have been handed this dictionary (so they will want the next one). */
+  get viewTaken(): boolean {
+    return this.taken
   }
 
   /** Whether the trie and the shared words are built (a `view()` now costs nothing). */
