@@ -247,14 +247,17 @@ export function* finalizeSteps(s: DraftState, options: FinalizeOptions | null): 
     }
     return { ops, apply }
   }
-  // The new words of a small batch join the dictionary at the publish. Where threads have searched this index since
-  // the last publish (its dictionary's shared view was taken), the next dictionary and its view are prepared here, in turns: merged and
-  // rebuilt at the publish and the next search instead, they held the thread that serves requests for ~250 ms on
-  // GCIDE's 345,000 words. An index nobody searched in between stays lazy (the work would be wasted on every batch).
+  // The new words of a small batch join the dictionary at the publish: the merged word list is made here, in turns
+  // (merged at the publish, GCIDE's 345,000 words held the thread that serves requests for 20-40 ms). Where threads
+  // have searched the index since the last publish (its dictionary's shared view was taken), its trie and shared words
+  // are built here too: built in the next search's path, they held that thread for ~250 ms on GCIDE. An index nobody
+  // searched keeps them lazy (the work would be spent on every batch of a stream nobody searches).
   const newInDictionary = sortedRuns.length === 0 ? mergedHere : [...mergedHere, ...sortedRuns.flat()]
-  const prepared = options !== null && newInDictionary.length > 0 && base.dictionary.viewTaken
-    ? yield* Dictionary.preparedSteps(yield* mergeSortedSteps(base.dictionary.sorted, [...newInDictionary].sort()), (word) => base.wordIds.get(word) ?? s.newWordIds.get(word)!)
-    : null
+  let prepared: Dictionary | null = null
+  if (options !== null && newInDictionary.length > 0) {
+    const merged = yield* mergeSortedSteps(base.dictionary.sorted, [...newInDictionary].sort())
+    prepared = base.dictionary.viewTaken ? yield* Dictionary.preparedSteps(merged, (word) => base.wordIds.get(word) ?? s.newWordIds.get(word)!) : Dictionary.fromSorted(merged)
+  }
   const apply = () => {
     base.newView()
     s.newWords.forEach((word, k) => {

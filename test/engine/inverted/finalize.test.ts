@@ -155,3 +155,22 @@ t.test('a partition that fails in the pool fails the finalize, and nothing is pu
   t.equal(index.dictionary.size, 0, 'nor its dictionary')
   await store.close()
 })
+
+t.test('a small batch published in place: its dictionary is merged before, its view built only if one was taken', async (t) => {
+  const index = new InvertedIndex(7)
+  const batch = async (words: string[], docid: number) => {
+    const draft = new InvertedDraft(index)
+    draft.add([docid], { words: wordList(words), fields: ['title'], records: Uint32Array.from([words.length, ...words.flatMap((_, k) => [k, k])]) })
+    const { apply } = await draft.finalizeInTurns({ asideWords: Infinity })
+    apply()
+  }
+  await batch(['pear', 'apple'], 0)
+  await batch(['fig', 'apple'], 1)
+  t.same(index.dictionary.withPrefix(''), ['apple', 'fig', 'pear'], 'words merged in order')
+  t.notOk(index.dictionary.viewBuilt, 'nobody took the view: trie and shared words stay lazy')
+  index.view()
+  await batch(['kiwi'], 2)
+  t.ok(index.dictionary.viewBuilt, 'after a view was taken, the next one is prepared with the batch')
+  const { words } = index.view().dictionary
+  t.same([...words.ids], ['apple', 'fig', 'kiwi', 'pear'].map((w) => index.wordId(w)), 'with each word\'s id')
+})
