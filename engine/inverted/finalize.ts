@@ -14,7 +14,7 @@
  * Both give the same writes, byte for byte, and the same published index (test/engine/inverted/finalize.test.ts).
  */
 import roaring from '../util/roaring.js'
-import { DELETED_ROW, RowRunBuilder, type Write, type WriteOp } from '../storage/index.js'
+import { DELETED_ROW, RowRunBuilder, type Write } from '../storage/index.js'
 import { Dictionary, mergeSortedSteps } from './dictionary.js'
 import { postingsPartition, type EncodedPostings, type PostingsPartition } from './encode-postings.js'
 import { LITTLE_ENDIAN, type ForwardRecords } from './forward.js'

@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { getHeapStatistics } from 'node:v8'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { QuietCollection, collectNow, collectSoon, heapInUse } from '../../../engine/util/garbage.js'
@@ -41,51 +41,51 @@ t.test('heapInUse counts ArrayBuffers', async (t) => {
   t.equal(buffer.byteLength, 32 << 20)
 })
 
-t.test('QuietCollection: once work stops, only when the heap grew', async (t) => {
-  let inUse = 100
-  let collections = 0
-  const quiet = new QuietCollection({ growthBytes: 50, quietMs: 30, inUse: () => inUse, collect: () => { collections++; inUse = 110 } })
+/** A QuietCollection over a heap the test sets (`heap.inUse`), whose collection leaves `left` in use; counted. */
+function watched(t: Test, left: number): { quiet: QuietCollection; heap: { inUse: number; collections: number } } {
+  const heap = { inUse: 100, collections: 0 }
+  const quiet = new QuietCollection({ growthBytes: 50, quietMs: 30, inUse: () => heap.inUse, collect: () => { heap.collections++; heap.inUse = left } })
   // The collector's timers never keep a thread alive: this test's must.
   const alive = setInterval(() => {}, 1000)
   t.teardown(() => clearInterval(alive))
+  return { quiet, heap }
+}
 
-  inUse = 140
+t.test('QuietCollection: once work stops, only when the heap grew', async (t) => {
+  const { quiet, heap } = watched(t, 110)
+  heap.inUse = 140
   quiet.workDone()
   await sleep(80)
-  t.equal(collections, 0, 'grew by less than the threshold: no collection')
+  t.equal(heap.collections, 0, 'grew by less than the threshold: no collection')
 
-  inUse = 160
+  heap.inUse = 160
   for (let i = 0; i < 5; i++) {
     quiet.workDone()
     await sleep(10)
   }
-  t.equal(collections, 0, 'work keeps coming: postponed')
+  t.equal(heap.collections, 0, 'work keeps coming: postponed')
   await sleep(80)
-  t.equal(collections, 1, 'quiet after growing by the threshold: one collection')
+  t.equal(heap.collections, 1, 'quiet after growing by the threshold: one collection')
 
-  inUse = 150
+  heap.inUse = 150
   quiet.workDone()
   await sleep(80)
-  t.equal(collections, 1, 'measured from what the last collection left (110): 40 is below the threshold')
-  inUse = 170
+  t.equal(heap.collections, 1, 'measured from what the last collection left (110): 40 is below the threshold')
+  heap.inUse = 170
   quiet.workDone()
   await sleep(80)
-  t.equal(collections, 2, 'and 60 is above it')
+  t.equal(heap.collections, 2, 'and 60 is above it')
 })
 
 t.test('QuietCollection: a piece of work that begins disarms the collection the last one armed', async (t) => {
-  let inUse = 100
-  let collections = 0
-  const quiet = new QuietCollection({ growthBytes: 50, quietMs: 30, inUse: () => inUse, collect: () => { collections++; inUse = 100 } })
-  const alive = setInterval(() => {}, 1000)
-  t.teardown(() => clearInterval(alive))
-  inUse = 200
+  const { quiet, heap } = watched(t, 100)
+  heap.inUse = 200
   quiet.workDone()
   quiet.workStarted()
   await sleep(80)
-  t.equal(collections, 0, 'no collection while the next piece runs, however long it pauses')
+  t.equal(heap.collections, 0, 'no collection while the next piece runs, however long it pauses')
   quiet.workDone()
   await sleep(80)
-  t.equal(collections, 1, 'one once it is done')
+  t.equal(heap.collections, 1, 'one once it is done')
 })
 
